@@ -1,0 +1,39 @@
+// Shared by `npm start` and the test setup: is there an up-to-date build of client and server?
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outputs = [path.join(root, 'dist/server.js'), path.join(root, 'dist/client/index.html')];
+const sources = ['client', 'server', 'shared', 'config', 'vite.config.ts', 'package.json'];
+
+function newest(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let latest = 0;
+  for (const entry of readdirSync(p)) {
+    if (entry === 'node_modules' || entry.startsWith('.')) continue;
+    latest = Math.max(latest, newest(path.join(p, entry)));
+  }
+  return latest;
+}
+
+export function buildIsCurrent() {
+  if (!outputs.every((f) => existsSync(f))) return false;
+  const srcTime = Math.max(...sources.map((s) => newest(path.join(root, s))));
+  return srcTime <= Math.min(...outputs.map((f) => statSync(f).mtimeMs));
+}
+
+/** Runs `npm run build` unless the build is current; returns false if the build failed. */
+export function buildIfNeeded(log = console.log) {
+  if (buildIsCurrent()) return true;
+  log(
+    existsSync(outputs[0])
+      ? 'Sources changed since the last build: rebuilding…'
+      : 'No build found: building…',
+  );
+  const res = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  return res.status === 0;
+}

@@ -1,0 +1,132 @@
+import { RECENT_PLEDGES_LIMIT } from '../../shared/constants';
+import type { PublicPledge } from '../../shared/schemas/pledge';
+import type { Progress } from '../../shared/schemas/progress';
+import type { DeliveryUpdate } from '../../shared/schemas/update';
+import type { Db } from '../db/client';
+import { Mutex } from '../lib/mutex';
+import * as pledgeRepo from '../modules/pledges/repo';
+import * as progressRepo from '../modules/progress/repo';
+import * as updateRepo from '../modules/updates/repo';
+
+/** How many newest pledges stay in memory: enough for ?limit= up to this without SQL. */
+export const SNAPSHOT_RECENT = 50;
+
+/**
+ * The public state of the campaign, held in memory so public reads cost no SQL (issue 6).
+ *
+ * It stays exact: every write of this process goes through `write()`, which runs the SQL and then
+ * applies the change under one lock, so a full reload can never interleave with an increment.
+ * Writes by other instances arrive as notifications and trigger a reload.
+ */
+export class CampaignSnapshot {
+  private readonly lock = new Mutex();
+  private pledgeContainers = 0;
+  private confirmedContainers = 0;
+  private pledgeCount = 0;
+  private donorEmails = new Map<string, number>();
+  private manualAdjustment = 0;
+  private goalAmount = 500000;
+  private progressUpdatedAt = new Date(0);
+  private recent: PublicPledge[] = [];
+  private updates: DeliveryUpdate[] = [];
+  /** Cached JSON bodies, rebuilt lazily after a change. */
+  private cache = new Map<string, string>();
+  /** Listeners told after every change (e.g. NOTIFY to other instances). */
+  onChange: (() => void) | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  progress(): Progress {
+    return {
+      currentAmount: this.pledgeContainers + this.manualAdjustment,
+      manualAdjustment: this.manualAdjustment,
+      goalAmount: this.goalAmount,
+      confirmedAmount: this.confirmedContainers,
+      donorCount: this.donorEmails.size,
+      pledgeCount: this.pledgeCount,
+      updatedAt: this.progressUpdatedAt.toISOString(),
+    };
+  }
+
+  recentPledges(limit = RECENT_PLEDGES_LIMIT): PublicPledge[] {
+    return this.recent.slice(0, limit);
+  }
+
+  canServeRecent(limit: number): boolean {
+    return limit <= SNAPSHOT_RECENT;
+  }
+
+  deliveryUpdates(): DeliveryUpdate[] {
+    return this.updates;
+  }
+
+  /** A response body computed once per change, for the hot public endpoints. */
+  memo(key: string, build: () => string): string {
+    let body = this.cache.get(key);
+    if (body === undefined) {
+      body = build();
+      this.cache.set(key, body);
+    }
+    return body;
+  }
+
+  json(key: string, build: () => unknown): string {
+    return this.memo(key, () => JSON.stringify(build()));
+  }
+
+  /** Full reload from the database (start-up, admin edits, changes made by other instances). */
+  reload(): Promise<void> {
+    return this.lock.run(() => this.loadUnlocked());
+  }
+
+  /**
+   * Runs a write and then refreshes the snapshot, atomically with respect to other snapshot
+   * changes. `apply` gets the write's result; by default the whole state is reloaded.
+   */
+  async write<T>(run: () => Promise<T>, apply?: (result: T) => void): Promise<T> {
+    const result = await this.lock.run(async () => {
+      const r = await run();
+      if (apply) apply(r);
+      else await this.loadUnlocked();
+      this.cache.clear();
+      return r;
+    });
+    this.onChange?.();
+    return result;
+  }
+
+  /** Increment for freshly inserted pledges (the hot path: no aggregate query). */
+  addPledges(rows: pledgeRepo.PledgeRow[]): void {
+    for (const r of rows) {
+      this.pledgeContainers += r.containers;
+      if (r.isPaid) this.confirmedContainers += r.containers;
+      this.pledgeCount += 1;
+      const key = r.email.toLowerCase();
+      this.donorEmails.set(key, (this.donorEmails.get(key) ?? 0) + 1);
+    }
+    const fresh = rows.map(pledgeRepo.toPublicPledge).reverse();
+    this.recent = [...fresh, ...this.recent]
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+      .slice(0, SNAPSHOT_RECENT);
+  }
+
+  private async loadUnlocked(): Promise<void> {
+    const [totals, emails, progressRow, recentRows, updateRows] = await Promise.all([
+      pledgeRepo.pledgeTotals(this.db),
+      pledgeRepo.donorEmailCounts(this.db),
+      progressRepo.readProgressRow(this.db),
+      pledgeRepo.listPledges(this.db, SNAPSHOT_RECENT),
+      updateRepo.listUpdates(this.db),
+    ]);
+    this.pledgeContainers = totals.containers;
+    this.confirmedContainers = totals.confirmed;
+    this.pledgeCount = totals.count;
+    this.donorEmails = new Map(emails.map((e) => [e.email, e.count]));
+    this.manualAdjustment = progressRow.manualAdjustment;
+    this.goalAmount = progressRow.goalAmount;
+    this.progressUpdatedAt = progressRow.updatedAt;
+    this.recent = recentRows.map(pledgeRepo.toPublicPledge);
+    this.updates = updateRows.map(updateRepo.toDeliveryUpdate);
+    this.cache.clear();
+  }
+}

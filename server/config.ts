@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { campaignSchema, type Campaign } from '../shared/schemas/campaign';
+
+/** Where the project lives, whether we run from server/*.ts (tests, dev) or dist/server.js. */
+export const PROJECT_ROOT = (() => {
+  const here = path.dirname(new URL(import.meta.url).pathname);
+  return here.endsWith(`${path.sep}dist`) || here.endsWith(`${path.sep}server`)
+    ? path.resolve(here, '..')
+    : path.resolve(here, '../..');
+})();
+
+const intFromEnv = (def: number, min = 0, max = 1_000_000) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+
+const envSchema = z.object({
+  PORT: intFromEnv(5000, 0, 65535),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CAMPAIGN_CONFIG: z.string().min(1).optional(),
+  /** 0 turns the limit off (benchmarks from one address need that). */
+  RATE_LIMIT_LOGIN_PER_MINUTE: intFromEnv(10),
+  RATE_LIMIT_PLEDGES_PER_MINUTE: intFromEnv(120),
+  /** Trust X-Forwarded-* only behind a known proxy: "true", a hop count, or addresses. */
+  TRUST_PROXY: z.string().optional(),
+  SESSION_TTL_HOURS: intFromEnv(12, 1, 24 * 30),
+  SESSION_IDLE_MINUTES: intFromEnv(120, 1, 24 * 60 * 30),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PGLITE_FSYNC: z.enum(['on', 'off']).default('on'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  adminPassword?: string;
+  publicUrl?: string;
+  rateLimitLoginPerMinute: number;
+  rateLimitPledgesPerMinute: number;
+  trustProxy: boolean | number | string;
+  sessionTtlMs: number;
+  sessionIdleMs: number;
+  logLevel: Env['LOG_LEVEL'];
+  pgliteFsync: boolean;
+  campaign: Campaign;
+  /** Clock, replaceable in tests (session expiry). */
+  now: () => Date;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+function parseTrustProxy(v: string | undefined): boolean | number | string {
+  if (v === undefined || v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v;
+}
+
+export function loadCampaign(file: string): { campaign?: Campaign; problems: string[] } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    return { problems: [`campaign config ${file}: ${(err as Error).message}`] };
+  }
+  const parsed = campaignSchema.safeParse(raw);
+  if (!parsed.success) {
+    return {
+      problems: parsed.error.issues.map(
+        (i) => `campaign config ${file}: ${i.path.join('.') || '(root)'}: ${i.message}`,
+      ),
+    };
+  }
+  return { campaign: parsed.data, problems: [] };
+}
+
+/** Reads and validates the environment and the campaign file, listing every problem at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: string[] = [];
+  // Empty strings in the environment mean "unset".
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues) problems.push(`${i.path.join('.')}: ${i.message}`);
+  }
+  const campaignFile = path.resolve(
+    PROJECT_ROOT,
+    (parsed.success && parsed.data.CAMPAIGN_CONFIG) || 'config/campaign.json',
+  );
+  const { campaign, problems: campaignProblems } = loadCampaign(campaignFile);
+  problems.push(...campaignProblems);
+  if (!parsed.success || !campaign) throw new ConfigError(problems);
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    adminPassword: e.ADMIN_PASSWORD,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    rateLimitLoginPerMinute: e.RATE_LIMIT_LOGIN_PER_MINUTE,
+    rateLimitPledgesPerMinute: e.RATE_LIMIT_PLEDGES_PER_MINUTE,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
+    logLevel: e.LOG_LEVEL,
+    pgliteFsync: e.PGLITE_FSYNC === 'on',
+    campaign,
+    now: () => new Date(),
+  };
+}

@@ -1,0 +1,98 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import { PROJECT_ROOT } from '../config';
+import { acquireDataDirLock } from './data-dir-lock';
+import * as schema from './schema';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema, any>;
+/** A transaction or the database itself: repo functions take either. */
+export type DbOrTx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** The node-postgres pool (LISTEN/NOTIFY, advisory locks); absent on PGlite. */
+  pool?: pg.Pool;
+  pglite?: PGlite;
+  close(): Promise<void>;
+}
+
+/** node-postgres returns bigint/numeric as strings; our sums and counts fit in a JS number. */
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export function pgliteStartParams(fsync: boolean): string[] {
+  // PGlite starts with -F (fsync off). We keep fsync on so an acknowledged pledge survives a crash
+  // (docs/decisions/002-pglite-fsync.md).
+  return fsync ? PGlite.defaultStartParams.filter((p) => p !== '-F') : PGlite.defaultStartParams;
+}
+
+export function wrapPglite(client: PGlite, close = () => client.close()): Database {
+  return {
+    kind: 'pglite',
+    db: drizzlePglite(client, { schema }) as unknown as Db,
+    pglite: client,
+    close,
+  };
+}
+
+/**
+ * Opens PGlite under DATA_DIR/pgdata. A new folder's initdb runs in a short-lived child process:
+ * initdb leaves ~800 MB resident in the process that ran it, reopening costs ~300 MB.
+ */
+export async function openPglite(dataDir: string, fsync: boolean): Promise<Database> {
+  mkdirSync(dataDir, { recursive: true });
+  const release = acquireDataDirLock(dataDir);
+  const pgdata = path.join(dataDir, 'pgdata');
+  try {
+    if (!existsSync(path.join(pgdata, 'PG_VERSION'))) {
+      const script = path.join(PROJECT_ROOT, 'scripts', 'pglite-init.mjs');
+      const res = spawnSync(process.execPath, [script, pgdata], { stdio: 'inherit' });
+      if (res.status !== 0) throw new Error(`Could not initialise the database in ${pgdata}`);
+    }
+    const client = await PGlite.create(pgdata, { startParams: pgliteStartParams(fsync) });
+    return wrapPglite(client, async () => {
+      try {
+        await client.close();
+      } finally {
+        release();
+      }
+    });
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+export function openPostgres(url: string, poolSize = 10): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // Fail fast while the database is down instead of queueing requests for ever.
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', () => {});
+  return {
+    kind: 'postgres',
+    db: drizzlePg(pool, { schema }) as unknown as Db,
+    pool,
+    close: () => pool.end(),
+  };
+}
+
+export async function openDatabase(cfg: {
+  databaseUrl?: string;
+  dataDir: string;
+  pgliteFsync: boolean;
+}): Promise<Database> {
+  return cfg.databaseUrl ? openPostgres(cfg.databaseUrl) : openPglite(cfg.dataDir, cfg.pgliteFsync);
+}

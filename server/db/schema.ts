@@ -1,0 +1,95 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () =>
+  timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const pledges = pgTable(
+  'pledges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency', { enum: ['USD', 'JMD'] })
+      .notNull()
+      .default('USD'),
+    /** floor(amount / unit price), stored so totals are one SUM (DECISIONS 1). */
+    containers: integer('containers').notNull(),
+    isAnonymous: boolean('is_anonymous').notNull().default(false),
+    isPaid: boolean('is_paid').notNull().default(false),
+    paymentConfirmedAt: timestamp('payment_confirmed_at', { withTimezone: true, mode: 'date' }),
+    // clock_timestamp, not now(): pledges inserted in one batch still get distinct, ordered times.
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (t) => [
+    index('pledges_created_at_idx').on(t.createdAt.desc(), t.id),
+    index('pledges_amount_idx').on(t.amount, t.createdAt),
+    index('pledges_email_lower_idx').on(sql`lower(${t.email})`),
+    check('pledges_amount_positive', sql`${t.amount} >= 1`),
+    check('pledges_currency_known', sql`${t.currency} in ('USD', 'JMD')`),
+  ],
+);
+
+export const progress = pgTable('progress', {
+  id: text('id').primaryKey(),
+  manualAdjustment: integer('manual_adjustment').notNull().default(0),
+  goalAmount: integer('goal_amount').notNull().default(500000),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+export const deliveryUpdates = pgTable(
+  'delivery_updates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    imageUrl: text('image_url').notNull(),
+    recipient: text('recipient').notNull(),
+    containerCount: integer('container_count').notNull(),
+    deliveryDate: date('delivery_date', { mode: 'string' }).notNull(),
+    /** Size of our own re-encoded image, for width/height attributes (no layout shift). */
+    imageWidth: integer('image_width'),
+    imageHeight: integer('image_height'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('delivery_updates_feed_idx').on(t.deliveryDate.desc(), t.createdAt.desc())],
+);
+
+/** Server-side admin sessions: only a SHA-256 of the cookie token is stored. */
+export const adminSessions = pgTable(
+  'admin_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('admin_sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Key/value settings: the admin password hash, the upload signing secret. */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Fixed-window counters shared by every instance (login attempts per client). */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+  count: integer('count').notNull(),
+});

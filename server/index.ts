@@ -1,0 +1,85 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase, type Database } from './db/client';
+
+function fail(message: string): never {
+  process.stderr.write(`\n${message}\n\n`);
+  process.exit(1);
+}
+
+function printGeneratedPassword(password: string) {
+  // Written straight to the terminal once, never through the logger.
+  process.stdout.write(
+    [
+      '',
+      '================================================================',
+      '  No ADMIN_PASSWORD was set, so one was generated for you.',
+      `  Admin password: ${password}`,
+      '  It is shown only this once; only its hash is stored.',
+      '  To choose your own, start with ADMIN_PASSWORD=... (8+ characters).',
+      '================================================================',
+      '',
+    ].join('\n'),
+  );
+}
+
+async function main() {
+  const started = Date.now();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+
+  let database: Database;
+  try {
+    database = await openDatabase(config);
+  } catch (err) {
+    fail(`Could not open the database: ${(err as Error).message}`);
+  }
+
+  let app;
+  try {
+    app = await buildApp({ config, database, onGeneratedPassword: printGeneratedPassword });
+  } catch (err) {
+    await database.close().catch(() => undefined);
+    fail(`Could not start: ${(err as Error).message}`);
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await database.close().catch(() => undefined);
+    fail(`Could not listen on port ${config.port}: ${(err as Error).message}`);
+  }
+  app.log.info(
+    { database: database.kind, port: config.port, startMs: Date.now() - started },
+    `ready on http://localhost:${config.port}`,
+  );
+}
+
+void main();

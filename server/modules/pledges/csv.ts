@@ -1,0 +1,57 @@
+import { stringify } from 'csv-stringify';
+import { Readable } from 'node:stream';
+import type { Db } from '../../db/client';
+import { pledgePageAfter, type PledgeRow } from './repo';
+
+export const CSV_COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'amount',
+  'currency',
+  'containers',
+  'anonymous',
+  'status',
+  'paymentConfirmedAt',
+  'createdAt',
+] as const;
+
+/**
+ * Spreadsheets run a cell that starts with = + - @ (or a tab/CR before one) as a formula:
+ * prefix it with ' so it is shown as text (OWASP "CSV injection").
+ */
+export function neutraliseFormula(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+function toRecord(r: PledgeRow): string[] {
+  return [
+    r.id,
+    neutraliseFormula(r.name),
+    neutraliseFormula(r.email),
+    String(r.amount),
+    r.currency,
+    String(r.containers),
+    r.isAnonymous ? 'yes' : 'no',
+    r.isPaid ? 'Paid' : 'Pending',
+    r.paymentConfirmedAt ? r.paymentConfirmedAt.toISOString() : '',
+    r.createdAt.toISOString(),
+  ];
+}
+
+/** All pledges, newest first, streamed in keyset pages through csv-stringify. */
+export function pledgesCsvStream(db: Db, pageSize = 1000): Readable {
+  const csv = stringify({ header: true, columns: [...CSV_COLUMNS], quoted_match: /["\r\n,]/ });
+  async function* pages() {
+    let after: string | undefined;
+    for (;;) {
+      const rows = await pledgePageAfter(db, after, pageSize);
+      for (const r of rows) yield toRecord(r);
+      if (rows.length < pageSize) return;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+  const source = Readable.from(pages());
+  source.on('error', (err) => csv.destroy(err));
+  return source.pipe(csv);
+}

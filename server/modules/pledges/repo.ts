@@ -1,0 +1,195 @@
+import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { containersFor } from '../../../shared/containers';
+import type {
+  AdminPledge,
+  AdminPledgeQuery,
+  PledgeCreate,
+  PledgeStats,
+  PublicPledge,
+} from '../../../shared/schemas/pledge';
+import type { DbOrTx } from '../../db/client';
+import { pledges } from '../../db/schema';
+
+export type PledgeRow = typeof pledges.$inferSelect;
+
+export function toAdminPledge(r: PledgeRow): AdminPledge {
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    amount: r.amount,
+    currency: r.currency,
+    containers: r.containers,
+    isAnonymous: r.isAnonymous,
+    isPaid: r.isPaid,
+    paymentConfirmedAt: r.paymentConfirmedAt ? r.paymentConfirmedAt.toISOString() : null,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/** The public view (DECISIONS 7): an allow-list of keys, and no real name behind "Anonymous". */
+export function toPublicPledge(r: PledgeRow): PublicPledge {
+  return {
+    id: r.id,
+    name: r.isAnonymous ? 'Anonymous' : r.name,
+    amount: r.amount,
+    currency: r.currency,
+    containers: r.containers,
+    isAnonymous: r.isAnonymous,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+export function newPledgeValues(input: PledgeCreate): typeof pledges.$inferInsert {
+  return {
+    name: input.name,
+    email: input.email,
+    amount: input.amount,
+    currency: input.currency,
+    containers: containersFor(input.amount, input.currency),
+    isAnonymous: input.isAnonymous,
+  };
+}
+
+/** One multi-row INSERT: 10–15× cheaper than row by row, and all-or-nothing. */
+export async function insertPledges(db: DbOrTx, values: (typeof pledges.$inferInsert)[]) {
+  if (values.length === 0) return [];
+  return db.insert(pledges).values(values).returning();
+}
+
+export async function listPledges(db: DbOrTx, limit?: number): Promise<PledgeRow[]> {
+  const q = db.select().from(pledges).orderBy(desc(pledges.createdAt), desc(pledges.id));
+  return limit ? q.limit(limit) : q;
+}
+
+export async function findPledge(db: DbOrTx, id: string): Promise<PledgeRow | undefined> {
+  const rows = await db.select().from(pledges).where(eq(pledges.id, id));
+  return rows[0];
+}
+
+/** Pending -> paid, once: a second confirm (or 20 racing ones) leaves the first timestamp. */
+export async function confirmPledge(db: DbOrTx, id: string, now: Date) {
+  const rows = await db
+    .update(pledges)
+    .set({ isPaid: true, paymentConfirmedAt: now })
+    .where(and(eq(pledges.id, id), eq(pledges.isPaid, false)))
+    .returning();
+  if (rows[0]) return { row: rows[0], changed: true };
+  const existing = await findPledge(db, id);
+  return existing ? { row: existing, changed: false } : undefined;
+}
+
+export async function updatePledge(
+  db: DbOrTx,
+  current: PledgeRow,
+  changes: { name?: string; email?: string; amount?: number },
+) {
+  const set: Partial<typeof pledges.$inferInsert> = { ...changes };
+  if (changes.amount !== undefined)
+    set.containers = containersFor(changes.amount, current.currency);
+  const rows = await db.update(pledges).set(set).where(eq(pledges.id, current.id)).returning();
+  return rows[0];
+}
+
+export async function deletePledge(db: DbOrTx, id: string) {
+  const rows = await db.delete(pledges).where(eq(pledges.id, id)).returning({ id: pledges.id });
+  return rows.length > 0;
+}
+
+export async function pledgeTotals(db: DbOrTx) {
+  const rows = await db
+    .select({
+      containers: sql<number>`coalesce(sum(${pledges.containers}), 0)::bigint`.mapWith(Number),
+      confirmed:
+        sql<number>`coalesce(sum(${pledges.containers}) filter (where ${pledges.isPaid}), 0)::bigint`.mapWith(
+          Number,
+        ),
+      count: sql<number>`count(*)::int`.mapWith(Number),
+    })
+    .from(pledges);
+  return rows[0]!;
+}
+
+/** Pledge count per lower-cased e-mail: the snapshot counts distinct donors from it. */
+export async function donorEmailCounts(db: DbOrTx) {
+  return db
+    .select({
+      email: sql<string>`lower(${pledges.email})`,
+      count: sql<number>`count(*)::int`.mapWith(Number),
+    })
+    .from(pledges)
+    .groupBy(sql`lower(${pledges.email})`);
+}
+
+function adminWhere(q: Pick<AdminPledgeQuery, 'search' | 'status'>): SQL | undefined {
+  const conds: SQL[] = [];
+  const term = q.search.trim();
+  if (term) {
+    const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push(or(ilike(pledges.name, like), ilike(pledges.email, like))!);
+  }
+  if (q.status === 'paid') conds.push(eq(pledges.isPaid, true));
+  if (q.status === 'pending') conds.push(eq(pledges.isPaid, false));
+  return conds.length ? and(...conds) : undefined;
+}
+
+/** The dashboard's table: search, filter, sort and paging in SQL, so 100,000 pledges stay quick. */
+export async function adminPledgePage(db: DbOrTx, q: AdminPledgeQuery) {
+  const where = adminWhere(q);
+  const dir = q.order === 'asc' ? asc : desc;
+  const order =
+    q.sort === 'amount'
+      ? [dir(pledges.amount), dir(pledges.createdAt), dir(pledges.id)]
+      : [dir(pledges.createdAt), dir(pledges.id)];
+  const [items, totalRows] = await Promise.all([
+    db
+      .select()
+      .from(pledges)
+      .where(where)
+      .orderBy(...order)
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db
+      .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+      .from(pledges)
+      .where(where),
+  ]);
+  return { items, total: totalRows[0]!.n };
+}
+
+export async function pledgeStats(db: DbOrTx): Promise<PledgeStats> {
+  const rows = await db
+    .select({
+      totalPledges: sql<number>`count(*)::int`.mapWith(Number),
+      paidPledges: sql<number>`count(*) filter (where ${pledges.isPaid})::int`.mapWith(Number),
+      totalUSD:
+        sql<number>`coalesce(sum(${pledges.amount}) filter (where ${pledges.currency} = 'USD'), 0)::bigint`.mapWith(
+          Number,
+        ),
+      totalJMD:
+        sql<number>`coalesce(sum(${pledges.amount}) filter (where ${pledges.currency} = 'JMD'), 0)::bigint`.mapWith(
+          Number,
+        ),
+    })
+    .from(pledges);
+  const r = rows[0]!;
+  return { ...r, pendingPledges: r.totalPledges - r.paidPledges };
+}
+
+/**
+ * Keyset pages for the streamed CSV export: constant memory whatever the table size. The cursor is
+ * the last row's id; its exact (microsecond) created_at is read in SQL, never rounded through JS.
+ */
+export async function pledgePageAfter(
+  db: DbOrTx,
+  afterId: string | undefined,
+  size: number,
+): Promise<PledgeRow[]> {
+  const q = db.select().from(pledges);
+  const filtered = afterId
+    ? q.where(
+        sql`(${pledges.createdAt}, ${pledges.id}) < (select p.created_at, p.id from pledges p where p.id = ${afterId}::uuid)`,
+      )
+    : q;
+  return filtered.orderBy(desc(pledges.createdAt), desc(pledges.id)).limit(size);
+}

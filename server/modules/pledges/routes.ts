@@ -1,0 +1,122 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { EXPORT_FILE_NAME } from '../../../shared/constants';
+import {
+  adminPledgeQuerySchema,
+  pledgeCreateSchema,
+  pledgeEditSchema,
+} from '../../../shared/schemas/pledge';
+import { NO_CHANGES_MESSAGE } from '../../../shared/schemas/update';
+import type { AppContext } from '../../app';
+import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
+import { pledgesCsvStream } from './csv';
+import { PledgeWriter } from './pledge-writer';
+import * as repo from './repo';
+
+const listQuery = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number from 1 to 1000' })
+    .int({ error: 'limit must be a whole number from 1 to 1000' })
+    .min(1, { error: 'limit must be a whole number from 1 to 1000' })
+    .max(1000, { error: 'limit must be a whole number from 1 to 1000' })
+    .optional(),
+});
+
+const NOT_FOUND = 'Pledge not found';
+
+export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db, snapshot, config } = ctx;
+  const writer = new PledgeWriter(db, snapshot);
+
+  // Public: newest first; ?limit=N for the home (DECISIONS 8). An admin session sees everything.
+  app.get('/api/pledges', { config: { access: 'public' } }, async (request, reply) => {
+    const { limit } = parseWith(listQuery, request.query);
+    if (request.isAdmin) {
+      reply.header('Cache-Control', 'no-store');
+      return (await repo.listPledges(db, limit)).map(repo.toAdminPledge);
+    }
+    reply.header('Cache-Control', 'no-cache');
+    if (limit !== undefined && snapshot.canServeRecent(limit)) {
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(snapshot.json(`pledges:${limit}`, () => snapshot.recentPledges(limit)));
+    }
+    return (await repo.listPledges(db, limit)).map(repo.toPublicPledge);
+  });
+
+  const pledgeLimit = config.rateLimitPledgesPerMinute;
+  app.post(
+    '/api/pledges',
+    {
+      config: {
+        access: 'public',
+        ...(pledgeLimit > 0
+          ? { rateLimit: { max: pledgeLimit, timeWindow: 60_000 } }
+          : { rateLimit: false }),
+      },
+    },
+    async (request, reply) => {
+      const input = parseWith(pledgeCreateSchema, request.body);
+      if (input.website) {
+        // Honeypot filled in: a bot. Answer like a success so it does not adapt; store nothing.
+        request.log.warn('pledge honeypot triggered');
+        return reply.code(201).send({ ok: true });
+      }
+      const row = await writer.submit(repo.newPledgeValues(input));
+      return reply.code(201).send({ ...repo.toPublicPledge(row), isPaid: row.isPaid });
+    },
+  );
+
+  app.get('/api/pledges/export', { config: { access: 'admin' } }, async (_request, reply) => {
+    reply
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="${EXPORT_FILE_NAME}"`)
+      .header('Cache-Control', 'no-store');
+    return reply.send(pledgesCsvStream(db));
+  });
+
+  app.put('/api/pledges/:id/confirm', { config: { access: 'admin' } }, async (request) => {
+    const id = parseId((request.params as { id: string }).id, 'pledge');
+    const result = await snapshot.write(() => repo.confirmPledge(db, id, config.now()));
+    if (!result) throw notFound(NOT_FOUND);
+    return repo.toAdminPledge(result.row);
+  });
+
+  app.patch('/api/pledges/:id', { config: { access: 'admin' } }, async (request) => {
+    const id = parseId((request.params as { id: string }).id, 'pledge');
+    const { updates } = parseWith(pledgeEditSchema, request.body);
+    const current = await repo.findPledge(db, id);
+    if (!current) throw notFound(NOT_FOUND);
+    const changes: { name?: string; email?: string; amount?: number } = {};
+    if (updates.name !== undefined && updates.name !== current.name) changes.name = updates.name;
+    if (updates.email !== undefined && updates.email !== current.email)
+      changes.email = updates.email;
+    if (updates.amount !== undefined && updates.amount !== current.amount)
+      changes.amount = updates.amount;
+    if (Object.keys(changes).length === 0) throw badRequest(NO_CHANGES_MESSAGE);
+    const row = await snapshot.write(() => repo.updatePledge(db, current, changes));
+    if (!row) throw notFound(NOT_FOUND);
+    return repo.toAdminPledge(row);
+  });
+
+  app.delete('/api/pledges/:id', { config: { access: 'admin' } }, async (request) => {
+    const id = parseId((request.params as { id: string }).id, 'pledge');
+    const deleted = await snapshot.write(() => repo.deletePledge(db, id));
+    if (!deleted) throw notFound(NOT_FOUND);
+    return { ok: true, id };
+  });
+
+  // Dashboard table: server-side search, filter, sort and paging, with the stat cards.
+  app.get('/api/admin/pledges', { config: { access: 'admin' } }, async (request, reply) => {
+    const q = parseWith(adminPledgeQuerySchema, request.query);
+    const [page, stats] = await Promise.all([repo.adminPledgePage(db, q), repo.pledgeStats(db)]);
+    reply.header('Cache-Control', 'no-store');
+    return {
+      items: page.items.map(repo.toAdminPledge),
+      total: page.total,
+      page: q.page,
+      pageSize: q.pageSize,
+      stats,
+    };
+  });
+}

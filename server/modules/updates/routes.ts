@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  NO_CHANGES_MESSAGE,
+  updateCreateSchema,
+  updateEditSchema,
+  type UpdateEdit,
+} from '../../../shared/schemas/update';
+import type { AppContext } from '../../app';
+import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
+import { siteOrigins } from '../../plugins/security';
+import { ownObjectId } from '../uploads/signing';
+import * as repo from './repo';
+
+const NOT_FOUND = 'Delivery update not found';
+
+export async function updateRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db, snapshot, storage, config } = ctx;
+
+  /** Only images uploaded here are accepted (no javascript:, data: or other sites' URLs). */
+  async function imageOf(request: FastifyRequest, imageUrl: string) {
+    const id = ownObjectId(imageUrl, siteOrigins(request, config.publicUrl));
+    const meta = id ? await storage.meta(id) : undefined;
+    if (!meta)
+      throw badRequest('Valid image URL is required', { imageUrl: 'Please upload an image first' });
+    return { imageWidth: meta.width, imageHeight: meta.height };
+  }
+
+  app.get('/api/updates', { config: { access: 'public' } }, async (_request, reply) => {
+    return reply
+      .header('Cache-Control', 'no-cache')
+      .type('application/json; charset=utf-8')
+      .send(snapshot.json('updates', () => snapshot.deliveryUpdates()));
+  });
+
+  app.post('/api/updates', { config: { access: 'admin' } }, async (request, reply) => {
+    const input = parseWith(updateCreateSchema, request.body);
+    const size = await imageOf(request, input.imageUrl);
+    const row = await snapshot.write(() => repo.insertUpdate(db, { ...input, ...size }));
+    return reply.code(201).send(repo.toDeliveryUpdate(row));
+  });
+
+  app.patch('/api/updates/:id', { config: { access: 'admin' } }, async (request) => {
+    const id = parseId((request.params as { id: string }).id, 'update');
+    const { updates } = parseWith(updateEditSchema, request.body);
+    const current = await repo.findUpdate(db, id);
+    if (!current) throw notFound(NOT_FOUND);
+    const changes: UpdateEdit['updates'] & { imageWidth?: number; imageHeight?: number } = {};
+    if (updates.recipient !== undefined && updates.recipient !== current.recipient)
+      changes.recipient = updates.recipient;
+    if (updates.containerCount !== undefined && updates.containerCount !== current.containerCount)
+      changes.containerCount = updates.containerCount;
+    if (updates.deliveryDate !== undefined && updates.deliveryDate !== current.deliveryDate)
+      changes.deliveryDate = updates.deliveryDate;
+    if (updates.imageUrl !== undefined && updates.imageUrl !== current.imageUrl) {
+      Object.assign(
+        changes,
+        { imageUrl: updates.imageUrl },
+        await imageOf(request, updates.imageUrl),
+      );
+    }
+    if (Object.keys(changes).length === 0) throw badRequest(NO_CHANGES_MESSAGE);
+    const row = await snapshot.write(() => repo.updateUpdate(db, id, changes));
+    if (!row) throw notFound(NOT_FOUND);
+    return repo.toDeliveryUpdate(row);
+  });
+
+  app.delete('/api/updates/:id', { config: { access: 'admin' } }, async (request) => {
+    const id = parseId((request.params as { id: string }).id, 'update');
+    const row = await snapshot.write(() => repo.deleteUpdate(db, id));
+    if (!row) throw notFound(NOT_FOUND);
+    return { ok: true, id };
+  });
+}

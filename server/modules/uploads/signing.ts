@@ -1,0 +1,40 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Upload URLs live this long: enough to pick a photo on a slow phone, short enough to be useless later. */
+export const UPLOAD_URL_TTL_MS = 15 * 60_000;
+export const OBJECT_PATH_PREFIX = '/api/objects/uploads/';
+
+export function signUpload(secret: string, id: string, expires: number): string {
+  return createHmac('sha256', secret).update(`${id}.${expires}`).digest('base64url');
+}
+
+export function verifyUpload(
+  secret: string,
+  id: string,
+  expires: string,
+  signature: string,
+  nowMs: number,
+) {
+  const exp = Number(expires);
+  if (!Number.isInteger(exp)) return 'invalid' as const;
+  const expected = Buffer.from(signUpload(secret, id, exp));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return 'invalid' as const;
+  if (exp * 1000 < nowMs) return 'expired' as const;
+  return 'ok' as const;
+}
+
+/** The object id of one of our own image URLs, or undefined for anything else. */
+export function ownObjectId(imageUrl: string, origins: string[]): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(imageUrl);
+  } catch {
+    return undefined;
+  }
+  if (!origins.includes(u.origin) || u.search || u.hash) return undefined;
+  if (!u.pathname.startsWith(OBJECT_PATH_PREFIX)) return undefined;
+  const id = u.pathname.slice(OBJECT_PATH_PREFIX.length);
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id) ? id : undefined;
+}

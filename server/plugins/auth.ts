@@ -1,0 +1,116 @@
+import cookie from '@fastify/cookie';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin';
+import type { AppConfig } from '../config';
+import type { Db } from '../db/client';
+import { HttpError } from '../lib/http-error';
+import * as repo from '../modules/admin/repo';
+import { sha256 } from '../modules/admin/password';
+
+export const SESSION_COOKIE = 'sid';
+/** lastSeenAt is written at most this often, so admin reads do not each cost a write. */
+const TOUCH_EVERY_MS = 60_000;
+
+export type RouteAccess = 'public' | 'admin' | 'signed';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call this route. Every /api route must say so (checked at start-up). */
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    isAdmin: boolean;
+    sessionTokenHash: string | null;
+  }
+}
+
+export function createSessions(
+  db: Db,
+  config: Pick<AppConfig, 'sessionTtlMs' | 'sessionIdleMs' | 'now'>,
+) {
+  return {
+    async create(): Promise<{ token: string; expiresAt: Date }> {
+      const token = randomBytes(32).toString('base64url');
+      const now = config.now();
+      const expiresAt = new Date(now.getTime() + config.sessionTtlMs);
+      await repo.insertSession(db, sha256(token), now, expiresAt);
+      return { token, expiresAt };
+    },
+    /** The token's hash when the session is valid (not expired, not idle too long), else null. */
+    async validate(token: string): Promise<string | null> {
+      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+      const hash = sha256(token);
+      const row = await repo.findSession(db, hash);
+      if (!row) return null;
+      const now = config.now();
+      const idleFor = now.getTime() - row.lastSeenAt.getTime();
+      if (row.expiresAt <= now || idleFor > config.sessionIdleMs) {
+        await repo.deleteSession(db, hash);
+        return null;
+      }
+      if (idleFor > TOUCH_EVERY_MS) await repo.touchSession(db, hash, now);
+      return hash;
+    },
+    revoke: (hash: string) => repo.deleteSession(db, hash),
+  };
+}
+export type Sessions = ReturnType<typeof createSessions>;
+
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  ttlMs: number,
+) {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    maxAge: Math.floor(ttlMs / 1000),
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
+  reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+  });
+}
+
+/**
+ * Admin protection in one place: every /api route declares `config.access`, and a route marked
+ * 'admin' answers 401 without a valid session before its body is even read.
+ */
+export async function registerAuth(app: FastifyInstance, sessions: Sessions) {
+  await app.register(cookie);
+  app.decorateRequest('isAdmin', false);
+  app.decorateRequest('sessionTokenHash', null);
+
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && !route.config?.access) {
+      throw new Error(`Route ${route.method} ${route.url} must declare config.access`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access) return;
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) {
+      const hash = await sessions.validate(token);
+      request.sessionTokenHash = hash;
+      request.isAdmin = hash !== null;
+    }
+    if (access === 'admin' && !request.isAdmin) {
+      request.log.warn(
+        { url: request.url.split('?')[0], method: request.method },
+        'admin call without a valid session',
+      );
+      throw new HttpError(401, ADMIN_MESSAGES.unauthorized);
+    }
+  });
+}

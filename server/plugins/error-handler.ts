@@ -1,0 +1,76 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { HttpError } from '../lib/http-error';
+
+/** Fastify's own 4xx codes, in words a person understands. */
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request is too large.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type: send JSON (application/json).',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its length.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty.',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_INVALID_TYPE: 'Unsupported content type: send JSON (application/json).',
+};
+
+/** Errors from the database driver when the database cannot be reached: the service is unavailable. */
+function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; cause?: unknown } | undefined;
+  if (!e) return false;
+  const code = e.code ?? '';
+  if (
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'EPIPE',
+      '57P01',
+      '57P03',
+      '08006',
+      '08001',
+      '08003',
+      '53300',
+      'ENOSPC',
+      '53100',
+    ].includes(code)
+  )
+    return true;
+  if (
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|PGlite is closed/i.test(
+      e.message ?? '',
+    )
+  )
+    return true;
+  return e.cause ? isDatabaseUnavailable(e.cause) : false;
+}
+
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError | HttpError | Error, request, reply) => {
+    if (err instanceof HttpError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply
+        .code(err.statusCode)
+        .send(err.errors ? { message: err.message, errors: err.errors } : { message: err.message });
+    }
+    const fe = err as FastifyError;
+    const status = fe.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      let message = (fe.code && FASTIFY_MESSAGES[fe.code]) || undefined;
+      if (!message && fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
+        message = FASTIFY_MESSAGES[fe.code];
+      if (!message && (err instanceof SyntaxError || /JSON/i.test(fe.message)))
+        message = 'The request body is not valid JSON.';
+      if (!message && status === 429) message = fe.message;
+      if (!message && /prototype|constructor/i.test(fe.message))
+        message = 'The request body contains a forbidden key.';
+      return reply.code(status).send({ message: message ?? 'The request could not be processed.' });
+    }
+    if (isDatabaseUnavailable(err)) {
+      request.log.error({ err: { message: err.message, code: fe.code } }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('Retry-After', '5')
+        .send({ message: 'The service is briefly unavailable. Please try again in a moment.' });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
+  });
+}

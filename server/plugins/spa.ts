@@ -1,0 +1,85 @@
+import fastifyStatic from '@fastify/static';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { InitialData } from '../../shared/api-types';
+import { RECENT_PLEDGES_LIMIT } from '../../shared/constants';
+import type { AppContext } from '../app';
+
+/** Routes of the client app (SPEC 2); any other path gets the app with status 404. */
+const APP_ROUTES = new Set(['/', '/payment-instructions', '/admin']);
+const PLACEHOLDER = '<!--initial-data-->';
+/** How many delivery updates the first screen carries; the rest load on demand. */
+export const INITIAL_UPDATES = 12;
+
+const FALLBACK_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Relief pledge</title></head><body><div id="root"></div>${PLACEHOLDER}<p>The client has not been built: run npm run build.</p></body></html>`;
+
+/** JSON inside a script tag: "<" escaped so a donor's name can never close the tag. */
+export function embedJson(data: unknown): string {
+  const json = JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+  return `<script type="application/json" id="initial-data">${json}</script>`;
+}
+
+export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clientDir: string }) {
+  const { clientDir, snapshot, config } = ctx;
+  const indexFile = path.join(clientDir, 'index.html');
+  const template = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : FALLBACK_HTML;
+
+  if (existsSync(clientDir)) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      index: false,
+      wildcard: false,
+      setHeaders(res, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header(
+          'Cache-Control',
+          hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        );
+      },
+    });
+  }
+
+  // The first screen's data travels inside the HTML: no request chain before it renders.
+  function html(): string {
+    return snapshot.memo('html', () => {
+      const data: InitialData = {
+        campaign: config.campaign,
+        progress: snapshot.progress(),
+        pledges: snapshot.recentPledges(RECENT_PLEDGES_LIMIT),
+        updates: snapshot.deliveryUpdates().slice(0, INITIAL_UPDATES),
+      };
+      return template.replace(PLACEHOLDER, embedJson(data));
+    });
+  }
+
+  function sendApp(reply: FastifyReply, status: number) {
+    // Not cached by shared caches: it carries live campaign numbers.
+    return reply
+      .code(status)
+      .header('Cache-Control', 'private, no-cache')
+      .type('text/html; charset=utf-8')
+      .send(html());
+  }
+
+  for (const route of APP_ROUTES) {
+    app.get(route, (_request, reply) => sendApp(reply, 200));
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0]!;
+    if (
+      url.startsWith('/api/') ||
+      url === '/api' ||
+      (request.method !== 'GET' && request.method !== 'HEAD')
+    ) {
+      return reply.code(404).send({ message: `Not found: ${request.method} ${url}` });
+    }
+    return sendApp(reply, 404);
+  });
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { IMAGE_WIDTHS, type EncodedImage, type ImageWidth } from './image';
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface StoredMeta {
+  width: number;
+  height: number;
+}
+
+/**
+ * Uploaded images on local disk, under DATA_DIR/uploads/<uuid>/<width>.webp.
+ * A folder appears by one rename, so a crash never leaves a half-written object that could be
+ * referenced; leftovers of interrupted uploads (.tmp-*) are removed at start.
+ */
+export class LocalObjectStorage {
+  constructor(private readonly root: string) {}
+
+  async init(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    for (const name of await readdir(this.root)) {
+      if (name.startsWith('.tmp-'))
+        await rm(path.join(this.root, name), { recursive: true, force: true });
+    }
+  }
+
+  isValidId(id: string): boolean {
+    return ID.test(id);
+  }
+
+  private dir(id: string): string {
+    if (!ID.test(id)) throw new Error('invalid object id');
+    return path.join(this.root, id);
+  }
+
+  async exists(id: string): Promise<boolean> {
+    if (!ID.test(id)) return false;
+    try {
+      await stat(path.join(this.dir(id), 'meta.json'));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Claims the id once: a second claim (a replayed upload URL) fails. */
+  async claim(id: string): Promise<boolean> {
+    try {
+      await writeFile(path.join(this.root, `${id}.claimed`), '', { flag: 'wx' });
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    }
+  }
+
+  async isClaimed(id: string): Promise<boolean> {
+    try {
+      await stat(path.join(this.root, `${id}.claimed`));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async save(id: string, image: EncodedImage): Promise<void> {
+    const tmp = path.join(this.root, `.tmp-${id}-${randomUUID()}`);
+    await mkdir(tmp);
+    try {
+      for (const v of image.variants) await writeFile(path.join(tmp, `${v.width}.webp`), v.data);
+      const meta: StoredMeta = { width: image.width, height: image.height };
+      await writeFile(path.join(tmp, 'meta.json'), JSON.stringify(meta));
+      await rename(tmp, this.dir(id));
+    } catch (err) {
+      await rm(tmp, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  async meta(id: string): Promise<StoredMeta | undefined> {
+    try {
+      return JSON.parse(await readFile(path.join(this.dir(id), 'meta.json'), 'utf8')) as StoredMeta;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async read(
+    id: string,
+    width: ImageWidth = IMAGE_WIDTHS[IMAGE_WIDTHS.length - 1]!,
+  ): Promise<Buffer | undefined> {
+    try {
+      return await readFile(path.join(this.dir(id), `${width}.webp`));
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,45 @@
+/** Business constants of the campaign (SPEC section 9). One place, used by client and server. */
+
+export const CAMPAIGN_GOAL = 500_000;
+export const RECENT_PLEDGES_LIMIT = 8;
+
+export const CURRENCIES = ['USD', 'JMD'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+export const DEFAULT_CURRENCY: Currency = 'USD';
+
+/** Unit price of one meal container, in cents of each currency (US$0.11, J$16.72). */
+export const UNIT_PRICE_CENTS: Record<Currency, number> = { USD: 11, JMD: 1672 };
+export const CURRENCY_PREFIX: Record<Currency, string> = { USD: 'US$', JMD: 'J$' };
+export const AMOUNT_PLACEHOLDER: Record<Currency, string> = { USD: '100', JMD: '15200' };
+
+export const PLEDGE_AMOUNT_MIN = 1;
+/** DECISIONS 6: a whole number from 1 to 1,000,000,000 in its currency. */
+export const PLEDGE_AMOUNT_MAX = 1_000_000_000;
+export const NAME_MAX_LENGTH = 200;
+export const EMAIL_MAX_LENGTH = 254;
+export const RECIPIENT_MAX_LENGTH = 200;
+/** Container counts and adjustments stay well inside Postgres' 32-bit integer. */
+export const CONTAINER_COUNT_MAX = 100_000_000;
+export const ADJUSTMENT_LIMIT = 1_000_000_000;
+export const GOAL_MAX = 1_000_000_000;
+
+export const IMAGE_MAX_BYTES = 5_242_880;
+export const UPLOAD_BUTTON_DEFAULT_MAX_BYTES = 10_485_760;
+export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+
+export const LIGHTBOX_STORAGE_KEY = 'hasSeenCampaignContext';
+export const LIGHTBOX_AUTO_CLOSE_MS = 30_000;
+export const LIGHTBOX_FADE_IN_DELAY_MS = 50;
+export const LIGHTBOX_FADE_OUT_MS = 300;
+export const PROGRESS_FILL_DELAY_MS = 100;
+/** Above this percentage the label sits inside the bar. */
+export const PROGRESS_LABEL_INSIDE_ABOVE = 8;
+
+export const TOAST_LIMIT = 1;
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
+export const TOAST_DURATION_MS = 5000;
+export const TOAST_SWIPE_THRESHOLD = 50;
+export const TOOLTIP_DELAY_MS = 700;
+export const TOOLTIP_SKIP_DELAY_MS = 300;
+
+export const EXPORT_FILE_NAME = 'pledges.csv';

@@ -1,0 +1,42 @@
+import { CURRENCY_PREFIX, type Currency } from './constants';
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+export function formatNumber(n: number): string {
+  return integer.format(n);
+}
+
+/** "US$1,250" / "J$15,200" (DECISIONS 6). */
+export function formatMoney(amount: number, currency: Currency | string): string {
+  const prefix = currency === 'USD' ? CURRENCY_PREFIX.USD : CURRENCY_PREFIX.JMD;
+  return `${prefix}${integer.format(amount)}`;
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** "3 minutes ago", "less than a minute ago" (the spec's "x ago"). */
+export function timeAgo(iso: string | Date, now: Date = new Date()): string {
+  const then = typeof iso === 'string' ? new Date(iso) : iso;
+  const seconds = Math.max(0, Math.round((now.getTime() - then.getTime()) / 1000));
+  for (const [unit, size] of UNITS) {
+    const value = Math.floor(seconds / size);
+    if (value >= 1) return `${value} ${unit}${value === 1 ? '' : 's'} ago`;
+  }
+  return 'less than a minute ago';
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "2025-01-05" -> "Jan 5, 2025", read as a calendar date (no time-zone shift). */
+export function formatDeliveryDate(ymd: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(ymd);
+  if (!m) return ymd;
+  return `${MONTHS[Number(m[2]) - 1]} ${Number(m[3])}, ${m[1]}`;
+}

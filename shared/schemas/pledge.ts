@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import {
+  CURRENCIES,
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PLEDGE_AMOUNT_MAX,
+  PLEDGE_AMOUNT_MIN,
+} from '../constants';
+import { humanText } from './text';
+
+export const AMOUNT_MIN_MESSAGE = 'Pledge amount must be at least $1';
+
+export const pledgeName = humanText({
+  required: 'Name is required',
+  max: NAME_MAX_LENGTH,
+  tooLong: `Name must be ${NAME_MAX_LENGTH} characters or less`,
+});
+
+export const pledgeEmail = z
+  .string({ error: 'Valid email is required' })
+  .trim()
+  .max(EMAIL_MAX_LENGTH, { error: 'Valid email is required' })
+  .pipe(z.email({ error: 'Valid email is required' }));
+
+export const pledgeAmount = z
+  .number({ error: AMOUNT_MIN_MESSAGE })
+  .int({ error: 'Pledge amount must be a whole number' })
+  .min(PLEDGE_AMOUNT_MIN, { error: AMOUNT_MIN_MESSAGE })
+  .max(PLEDGE_AMOUNT_MAX, { error: 'Pledge amount must be at most 1,000,000,000' });
+
+export const currencySchema = z.enum(CURRENCIES, { error: 'Currency must be USD or JMD' });
+
+/** POST /api/pledges. Unknown keys (id, isPaid, createdAt…) are dropped by z.object. */
+export const pledgeCreateSchema = z.object({
+  name: pledgeName,
+  email: pledgeEmail,
+  amount: pledgeAmount,
+  currency: currencySchema.default('USD'),
+  isAnonymous: z.boolean({ error: 'isAnonymous must be true or false' }).default(false),
+  /** Honeypot: a hidden field people never fill in (DECISIONS 11). */
+  website: z.string().max(500).optional(),
+});
+export type PledgeCreateInput = z.input<typeof pledgeCreateSchema>;
+export type PledgeCreate = z.output<typeof pledgeCreateSchema>;
+
+export const EDIT_AMOUNT_MESSAGE = 'Please enter a valid amount (minimum $1)';
+
+/** PATCH /api/pledges/{id}: {updates: {name, email, amount}}, each optional. */
+export const pledgeEditSchema = z.object({
+  updates: z.object(
+    {
+      name: pledgeName.optional(),
+      email: pledgeEmail.optional(),
+      amount: z
+        .number({ error: EDIT_AMOUNT_MESSAGE })
+        .int({ error: EDIT_AMOUNT_MESSAGE })
+        .min(PLEDGE_AMOUNT_MIN, { error: EDIT_AMOUNT_MESSAGE })
+        .max(PLEDGE_AMOUNT_MAX, { error: 'Pledge amount must be at most 1,000,000,000' })
+        .optional(),
+    },
+    { error: 'updates must be an object' },
+  ),
+});
+export type PledgeEdit = z.infer<typeof pledgeEditSchema>;
+
+/** What anyone may see of a pledge: no e-mail, and "Anonymous" instead of an anonymous donor's name. */
+export const PUBLIC_PLEDGE_KEYS = [
+  'id',
+  'name',
+  'amount',
+  'currency',
+  'containers',
+  'isAnonymous',
+  'createdAt',
+] as const;
+
+export interface PublicPledge {
+  id: string;
+  name: string;
+  amount: number;
+  currency: 'USD' | 'JMD';
+  containers: number;
+  isAnonymous: boolean;
+  createdAt: string;
+}
+
+export interface AdminPledge extends PublicPledge {
+  email: string;
+  isPaid: boolean;
+  paymentConfirmedAt: string | null;
+}
+
+export type Pledge = PublicPledge &
+  Partial<Pick<AdminPledge, 'email' | 'isPaid' | 'paymentConfirmedAt'>>;
+
+/** Admin listing query (GET /api/admin/pledges): server-side search, filter, sort and paging. */
+export const adminPledgeQuerySchema = z.object({
+  search: z.string().max(200).optional().default(''),
+  status: z.enum(['all', 'paid', 'pending']).optional().default('all'),
+  sort: z.enum(['date', 'amount']).optional().default('date'),
+  order: z.enum(['asc', 'desc']).optional().default('desc'),
+  page: z.coerce.number().int().min(1).max(1_000_000).optional().default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).optional().default(50),
+});
+export type AdminPledgeQuery = z.infer<typeof adminPledgeQuerySchema>;
+
+export interface AdminPledgePage {
+  items: AdminPledge[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface PledgeStats {
+  totalPledges: number;
+  paidPledges: number;
+  pendingPledges: number;
+  totalUSD: number;
+  totalJMD: number;
+}

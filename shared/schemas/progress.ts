@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { ADJUSTMENT_LIMIT, GOAL_MAX } from '../constants';
+
+const ADJ_MESSAGE = 'Manual adjustment must be an integer';
+
+/** PUT /api/progress: replaces the stored adjustment (DECISIONS 5). */
+export const progressUpdateSchema = z.object({
+  manualAdjustment: z
+    .number({ error: ADJ_MESSAGE })
+    .int({ error: ADJ_MESSAGE })
+    .min(-ADJUSTMENT_LIMIT, { error: 'Manual adjustment is too large' })
+    .max(ADJUSTMENT_LIMIT, { error: 'Manual adjustment is too large' }),
+  goalAmount: z
+    .number({ error: 'Goal amount must be at least 1' })
+    .int({ error: 'Goal amount must be at least 1' })
+    .min(1, { error: 'Goal amount must be at least 1' })
+    .max(GOAL_MAX, { error: 'Goal amount is too large' })
+    .optional(),
+});
+export type ProgressUpdate = z.infer<typeof progressUpdateSchema>;
+
+export interface Progress {
+  /** Containers pledged (pending and paid) + manualAdjustment (DECISIONS 2). */
+  currentAmount: number;
+  manualAdjustment: number;
+  goalAmount: number;
+  /** Containers of paid pledges only. */
+  confirmedAmount: number;
+  /** Distinct donors by e-mail, case-insensitive (DECISIONS 3). */
+  donorCount: number;
+  pledgeCount: number;
+  updatedAt: string;
+}
