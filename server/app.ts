@@ -134,6 +134,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     return { status: 'ok', database: database.kind };
   });
 
+  // The campaign texts, for clients that did not get them inside the HTML (e.g. the Vite dev server).
+  app.get('/api/campaign', { config: { access: 'public' } }, async () => config.campaign);
+
   await adminRoutes(app, ctx);
   await pledgeRoutes(app, ctx);
   await progressRoutes(app, ctx);

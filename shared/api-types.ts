@@ -18,6 +18,8 @@ export interface InitialData {
   progress: Progress;
   pledges: PublicPledge[];
   updates: DeliveryUpdate[];
+  /** The server's answer to "is this an admin session?" at page load. */
+  isAuthenticated: boolean;
 }
 
 export interface UploadUrlResponse {

@@ -1,7 +1,7 @@
 import fastifyStatic from '@fastify/static';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InitialData } from '../../shared/api-types';
 import { RECENT_PLEDGES_LIMIT } from '../../shared/constants';
 import type { AppContext } from '../app';
@@ -46,9 +46,10 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
   }
 
   // The first screen's data travels inside the HTML: no request chain before it renders.
-  function html(): string {
-    return snapshot.memo('html', () => {
+  function html(isAuthenticated: boolean): string {
+    return snapshot.memo(isAuthenticated ? 'html:admin' : 'html', () => {
       const data: InitialData = {
+        isAuthenticated,
         campaign: config.campaign,
         progress: snapshot.progress(),
         pledges: snapshot.recentPledges(RECENT_PLEDGES_LIMIT),
@@ -58,17 +59,20 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
     });
   }
 
-  function sendApp(reply: FastifyReply, status: number) {
+  function sendApp(request: FastifyRequest, reply: FastifyReply, status: number) {
     // Not cached by shared caches: it carries live campaign numbers.
     return reply
       .code(status)
       .header('Cache-Control', 'private, no-cache')
       .type('text/html; charset=utf-8')
-      .send(html());
+      .send(html(request.isAdmin));
   }
 
   for (const route of APP_ROUTES) {
-    app.get(route, (_request, reply) => sendApp(reply, 200));
+    // access 'public' makes the auth hook resolve the session, so the page knows if it is an admin.
+    app.get(route, { config: { access: 'public' } }, (request, reply) =>
+      sendApp(request, reply, 200),
+    );
   }
 
   app.setNotFoundHandler((request, reply) => {
@@ -80,6 +84,6 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
     ) {
       return reply.code(404).send({ message: `Not found: ${request.method} ${url}` });
     }
-    return sendApp(reply, 404);
+    return sendApp(request, reply, 404);
   });
 }

@@ -1,0 +1,141 @@
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
+import { ADMIN_MESSAGES } from '../../../shared/schemas/admin';
+import { toast } from '../../components/ui/toast-store';
+import { apiRequest, isUnauthorized } from '../../lib/api-client';
+import { pledgeRelatedKeys } from '../../lib/query-keys';
+
+export interface AdminAuth {
+  isAuthenticated: boolean;
+  login(password: string): Promise<boolean>;
+  logout(): Promise<void>;
+  checkAuth(): Promise<void>;
+  /** The home's "admin controls" toggle: on after login, off after logout. */
+  adminControls: boolean;
+  setAdminControls(on: boolean): void;
+  /** For admin mutations: a 401 re-checks the session and shows "Session Expired". Returns true if handled. */
+  handleSessionError(error: unknown): boolean;
+}
+
+const AdminAuthContext = createContext<AdminAuth | null>(null);
+
+async function fetchIsAuthenticated(): Promise<boolean> {
+  try {
+    const res = await fetch('/api/admin/check', { credentials: 'include' });
+    if (!res.ok) return false;
+    const data = (await res.json()) as { isAuthenticated?: unknown };
+    return data.isAuthenticated === true;
+  } catch (err) {
+    // SPEC 8: logged, the user is treated as not authenticated.
+    console.error('Admin check failed', err);
+    return false;
+  }
+}
+
+/**
+ * The admin session (SPEC 4). The first check is the server's answer embedded in the page when
+ * there is one (no extra round trip before the first paint); otherwise nothing renders until
+ * GET /api/admin/check answers.
+ */
+export function AdminAuthProvider({
+  children,
+  initialAuthenticated,
+}: {
+  children: ReactNode;
+  initialAuthenticated?: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const [isAuthenticated, setAuthenticated] = useState(initialAuthenticated ?? false);
+  const [checked, setChecked] = useState(initialAuthenticated !== undefined);
+  const [adminControls, setAdminControls] = useState(false);
+
+  const checkAuth = useCallback(async () => {
+    const ok = await fetchIsAuthenticated();
+    setAuthenticated(ok);
+    if (!ok) setAdminControls(false);
+    setChecked(true);
+  }, []);
+
+  useEffect(() => {
+    if (initialAuthenticated === undefined) void checkAuth();
+  }, [checkAuth, initialAuthenticated]);
+
+  const login = useCallback(
+    async (password: string) => {
+      try {
+        const res = await fetch('/api/admin/login', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ password }),
+          credentials: 'include',
+        });
+        if (!res.ok) return false;
+        setAuthenticated(true);
+        setAdminControls(true);
+        // Lists now carry admin fields (e-mail, paid status).
+        for (const key of pledgeRelatedKeys) void queryClient.invalidateQueries({ queryKey: key });
+        return true;
+      } catch (err) {
+        console.error('Admin login failed', err);
+        return false;
+      }
+    },
+    [queryClient],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await apiRequest('POST', '/api/admin/logout');
+    } catch (err) {
+      console.error('Admin logout failed', err);
+    } finally {
+      setAuthenticated(false);
+      setAdminControls(false);
+      queryClient.removeQueries({ queryKey: ['/api/admin/pledges'] });
+    }
+  }, [queryClient]);
+
+  const handleSessionError = useCallback(
+    (error: unknown) => {
+      if (!isUnauthorized(error)) return false;
+      void checkAuth();
+      toast({
+        title: ADMIN_MESSAGES.sessionExpiredTitle,
+        description: ADMIN_MESSAGES.sessionExpired,
+        variant: 'destructive',
+      });
+      return true;
+    },
+    [checkAuth],
+  );
+
+  const value = useMemo<AdminAuth>(
+    () => ({
+      isAuthenticated,
+      login,
+      logout,
+      checkAuth,
+      adminControls: isAuthenticated && adminControls,
+      setAdminControls,
+      handleSessionError,
+    }),
+    [isAuthenticated, login, logout, checkAuth, adminControls, handleSessionError],
+  );
+
+  if (!checked) return null;
+  return <AdminAuthContext.Provider value={value}>{children}</AdminAuthContext.Provider>;
+}
+
+export function useAdminAuth(): AdminAuth {
+  const ctx = useContext(AdminAuthContext);
+  if (!ctx) throw new Error('useAdminAuth must be used within AdminAuthProvider');
+  return ctx;
+}

@@ -1,0 +1,21 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { InitialData } from '../../shared/api-types';
+import { queryKeys } from './query-keys';
+
+/** Reads the JSON the server placed in the HTML (no request chain before the first render). */
+export function readInitialData(): InitialData | undefined {
+  const el = document.getElementById('initial-data');
+  if (!el?.textContent) return undefined;
+  try {
+    return JSON.parse(el.textContent) as InitialData;
+  } catch {
+    return undefined;
+  }
+}
+
+export function seedQueryCache(client: QueryClient, data: InitialData | undefined) {
+  if (!data) return;
+  client.setQueryData(queryKeys.progress, data.progress);
+  client.setQueryData(queryKeys.recentPledges, data.pledges);
+  client.setQueryData(queryKeys.updates, data.updates);
+}

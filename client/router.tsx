@@ -1,0 +1,35 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { AppLayout } from './components/layout/app-layout';
+import { usePathname } from './lib/navigation';
+import { HomePage } from './routes/home';
+import { NotFoundPage } from './routes/not-found';
+import { PaymentInstructionsPage } from './routes/payment-instructions';
+
+/** The admin page (and everything only it uses, e.g. Uppy) loads on demand. */
+const AdminPage = lazy(() => import('./routes/admin').then((m) => ({ default: m.AdminPage })));
+
+const TITLES: Record<string, string> = {
+  '/': 'Meals for Recovery Jamaica — Pledge meal containers',
+  '/payment-instructions': 'Thank You for Your Pledge — Payment instructions',
+  '/admin': 'Admin Dashboard',
+};
+
+/** SPEC 2 routes; any other path is the 404 page. */
+export function AppRouter() {
+  const pathname = usePathname();
+  useEffect(() => {
+    document.title = TITLES[pathname] ?? '404 Page Not Found';
+  }, [pathname]);
+
+  let page;
+  if (pathname === '/') page = <HomePage />;
+  else if (pathname === '/payment-instructions') page = <PaymentInstructionsPage />;
+  else if (pathname === '/admin')
+    page = (
+      <Suspense fallback={<p className="p-8 text-center text-ink-600">Loading…</p>}>
+        <AdminPage />
+      </Suspense>
+    );
+  else page = <NotFoundPage />;
+  return <AppLayout>{page}</AppLayout>;
+}
