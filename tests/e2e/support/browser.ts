@@ -1,0 +1,57 @@
+import AxeBuilder from '@axe-core/playwright';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_PATH } from '../../setup/services';
+import { E2E_ADMIN_PASSWORD } from './server';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1440, height: 900 };
+
+/** A fresh Chromium profile (empty localStorage and cookies). */
+export async function openBrowser(opts: { viewport?: { width: number; height: number }; reducedMotion?: boolean } = {}) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'relief-chromium-'));
+  const context: BrowserContext = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: opts.viewport ?? DESKTOP,
+    acceptDownloads: true,
+    reducedMotion: opts.reducedMotion ? 'reduce' : 'no-preference',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return { context, page, close: () => context.close() };
+}
+
+/** Marks the campaign lightbox as seen, so tests that are not about it are not covered by it. */
+export async function skipLightbox(context: BrowserContext) {
+  await context.addInitScript(() => localStorage.setItem('hasSeenCampaignContext', 'true'));
+}
+
+/** Serious or critical axe violations on the current page (ids and targets, for messages). */
+export async function seriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Logs in through the real UI: the header's "Admin login" icon and the Admin Access dialog. */
+export async function loginThroughUi(page: Page, baseUrl: string, password = E2E_ADMIN_PASSWORD) {
+  await page.goto(`${baseUrl}/admin`);
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(/password/i).fill(password);
+  await dialog.getByRole('button', { name: /login/i }).click();
+  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+}
