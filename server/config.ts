@@ -25,9 +25,13 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   CAMPAIGN_CONFIG: z.string().min(1).optional(),
-  /** 0 turns the limit off (benchmarks from one address need that). */
+  /**
+   * 0 turns a limit off (benchmarks from one address need that). Pledges allow 300 a minute per
+   * address: a carrier-grade NAT puts many Jamaican phones behind one address during a spike; the
+   * honeypot field catches naive bots. Login allows 10 failures a minute per address.
+   */
   RATE_LIMIT_LOGIN_PER_MINUTE: intFromEnv(10),
-  RATE_LIMIT_PLEDGES_PER_MINUTE: intFromEnv(120),
+  RATE_LIMIT_PLEDGES_PER_MINUTE: intFromEnv(300),
   /** Trust X-Forwarded-* only behind a known proxy: "true", a hop count, or addresses. */
   TRUST_PROXY: z.string().optional(),
   SESSION_TTL_HOURS: intFromEnv(12, 1, 24 * 30),
