@@ -8,10 +8,4 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
-export const ADMIN_MESSAGES = {
-  passwordRequired: 'Password is required',
-  invalidPassword: 'Invalid admin password',
-  unauthorized: 'Admin session required',
-  sessionExpiredTitle: 'Session Expired',
-  sessionExpired: 'Your session has expired. Please log in again.',
-} as const;
+export { ADMIN_MESSAGES } from './admin-messages';

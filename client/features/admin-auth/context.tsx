@@ -8,7 +8,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { ADMIN_MESSAGES } from '../../../shared/schemas/admin';
+import { ADMIN_MESSAGES } from '../../../shared/schemas/admin-messages';
 import { toast } from '../../components/ui/toast-store';
 import { apiRequest, isUnauthorized } from '../../lib/api-client';
 import { pledgeRelatedKeys } from '../../lib/query-keys';

@@ -1,0 +1,11 @@
+/**
+ * The admin texts of SPEC 5 and 8, without zod: the public bundle needs "Session Expired" but not
+ * the schemas (zod would add ~60 KB gzipped to the home page).
+ */
+export const ADMIN_MESSAGES = {
+  passwordRequired: 'Password is required',
+  invalidPassword: 'Invalid admin password',
+  unauthorized: 'Admin session required',
+  sessionExpiredTitle: 'Session Expired',
+  sessionExpired: 'Your session has expired. Please log in again.',
+} as const;
