@@ -24,9 +24,11 @@ export const pledgeEmail = z
 
 export const pledgeAmount = z
   .number({ error: AMOUNT_MIN_MESSAGE })
-  .int({ error: 'Pledge amount must be a whole number' })
+  // Bounds before .int(): zod's int check also fails past 2^53, and "must be at most" is the
+  // clear message for 1e308 (checks run in order; the first issue becomes the API's message).
   .min(PLEDGE_AMOUNT_MIN, { error: AMOUNT_MIN_MESSAGE })
-  .max(PLEDGE_AMOUNT_MAX, { error: 'Pledge amount must be at most 1,000,000,000' });
+  .max(PLEDGE_AMOUNT_MAX, { error: 'Pledge amount must be at most 1,000,000,000' })
+  .int({ error: 'Pledge amount must be a whole number' });
 
 export const currencySchema = z.enum(CURRENCIES, { error: 'Currency must be USD or JMD' });
 
@@ -53,9 +55,9 @@ export const pledgeEditSchema = z.object({
       email: pledgeEmail.optional(),
       amount: z
         .number({ error: EDIT_AMOUNT_MESSAGE })
-        .int({ error: EDIT_AMOUNT_MESSAGE })
         .min(PLEDGE_AMOUNT_MIN, { error: EDIT_AMOUNT_MESSAGE })
         .max(PLEDGE_AMOUNT_MAX, { error: 'Pledge amount must be at most 1,000,000,000' })
+        .int({ error: EDIT_AMOUNT_MESSAGE })
         .optional(),
     },
     { error: 'updates must be an object' },

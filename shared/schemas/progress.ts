@@ -7,14 +7,15 @@ const ADJ_MESSAGE = 'Manual adjustment must be an integer';
 export const progressUpdateSchema = z.object({
   manualAdjustment: z
     .number({ error: ADJ_MESSAGE })
-    .int({ error: ADJ_MESSAGE })
+    // Bounds first: past 2^53 zod's int check fails too, and "too large" is the true reason.
     .min(-ADJUSTMENT_LIMIT, { error: 'Manual adjustment is too large' })
-    .max(ADJUSTMENT_LIMIT, { error: 'Manual adjustment is too large' }),
+    .max(ADJUSTMENT_LIMIT, { error: 'Manual adjustment is too large' })
+    .int({ error: ADJ_MESSAGE }),
   goalAmount: z
     .number({ error: 'Goal amount must be at least 1' })
-    .int({ error: 'Goal amount must be at least 1' })
     .min(1, { error: 'Goal amount must be at least 1' })
     .max(GOAL_MAX, { error: 'Goal amount is too large' })
+    .int({ error: 'Goal amount must be at least 1' })
     .optional(),
 });
 export type ProgressUpdate = z.infer<typeof progressUpdateSchema>;

@@ -37,9 +37,10 @@ export const recipientSchema = humanText({
 
 export const containerCountSchema = z
   .number({ error: COUNT_MESSAGE })
-  .int({ error: COUNT_MESSAGE })
+  // Bounds before .int(), so 1e308 reads "too large" rather than "at least 1".
   .min(1, { error: COUNT_MESSAGE })
-  .max(CONTAINER_COUNT_MAX, { error: 'Container count is too large' });
+  .max(CONTAINER_COUNT_MAX, { error: 'Container count is too large' })
+  .int({ error: COUNT_MESSAGE });
 
 export const deliveryDateSchema = z
   .string({ error: 'Invalid date format' })
