@@ -1,0 +1,265 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Progress } from '../../../shared/schemas/progress';
+import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/helpers/test-app';
+
+const getProgress = async (t: TestApp): Promise<Progress> => {
+  const res = await t.request('/api/progress');
+  expect(res.status).toBe(200);
+  return res.json();
+};
+
+async function pledge(
+  t: TestApp,
+  amount: number,
+  currency: 'USD' | 'JMD',
+  email = 'd@donors.test',
+) {
+  const res = await t.request('/api/pledges', {
+    method: 'POST',
+    json: { name: 'Donor', email, amount, currency },
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: string };
+}
+
+describe('GET /api/progress', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('starts at zero with the 500,000 goal', async () => {
+    const res = await t.request('/api/progress');
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const body = await res.json();
+    expect(body).toMatchObject({
+      currentAmount: 0,
+      manualAdjustment: 0,
+      goalAmount: 500_000,
+      confirmedAmount: 0,
+      donorCount: 0,
+      pledgeCount: 0,
+    });
+    expect(Object.keys(body).sort()).toEqual(
+      [
+        'confirmedAmount',
+        'currentAmount',
+        'donorCount',
+        'goalAmount',
+        'manualAdjustment',
+        'pledgeCount',
+        'updatedAt',
+      ].sort(),
+    );
+  });
+
+  it.each([
+    [110, 'USD', 1000],
+    [1, 'USD', 9],
+    [1672, 'JMD', 100],
+    [16, 'JMD', 0],
+    [15200, 'JMD', 909],
+    [100, 'USD', 909],
+  ] as const)('counts %i %s as %i containers', async (amount, currency, containers) => {
+    const before = (await getProgress(t)).currentAmount;
+    await pledge(t, amount, currency);
+    expect((await getProgress(t)).currentAmount).toBe(before + containers);
+  });
+});
+
+describe('PUT /api/progress', () => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    cookie = await t.login();
+    await pledge(t, 110, 'USD'); // 1000 containers
+  });
+  afterAll(() => t.close());
+
+  const put = (json: unknown) => t.request('/api/progress', { method: 'PUT', json, cookie });
+
+  it('adds the manual adjustment to currentAmount, and a second PUT replaces it (not adds)', async () => {
+    const first = await put({ manualAdjustment: 500 });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ currentAmount: 1500, manualAdjustment: 500 });
+    expect(await getProgress(t)).toMatchObject({ currentAmount: 1500, manualAdjustment: 500 });
+
+    await put({ manualAdjustment: 500 });
+    expect((await getProgress(t)).currentAmount).toBe(1500);
+
+    await put({ manualAdjustment: -100 });
+    expect(await getProgress(t)).toMatchObject({ currentAmount: 900, manualAdjustment: -100 });
+
+    await put({ manualAdjustment: 0 });
+    expect(await getProgress(t)).toMatchObject({ currentAmount: 1000, manualAdjustment: 0 });
+  });
+
+  it('replaces the goal when goalAmount is sent and keeps it when it is not', async () => {
+    await put({ manualAdjustment: 0, goalAmount: 750_000 });
+    expect((await getProgress(t)).goalAmount).toBe(750_000);
+    await put({ manualAdjustment: 10 });
+    expect(await getProgress(t)).toMatchObject({ goalAmount: 750_000, currentAmount: 1010 });
+    await put({ manualAdjustment: 0, goalAmount: 500_000 });
+  });
+
+  it('lets the adjustment take the total below zero (the bar floors it)', async () => {
+    await put({ manualAdjustment: -5000 });
+    expect((await getProgress(t)).currentAmount).toBe(-4000);
+    await put({ manualAdjustment: 0 });
+  });
+
+  it('moves updatedAt', async () => {
+    const before = (await getProgress(t)).updatedAt;
+    await new Promise((r) => setTimeout(r, 5));
+    await put({ manualAdjustment: 1 });
+    expect((await getProgress(t)).updatedAt > before).toBe(true);
+    await put({ manualAdjustment: 0 });
+  });
+
+  it('ignores unknown fields: currentAmount cannot be set', async () => {
+    const res = await put({ manualAdjustment: 0, currentAmount: 999_999, confirmedAmount: 5 });
+    expect(res.status).toBe(200);
+    expect(await getProgress(t)).toMatchObject({ currentAmount: 1000, confirmedAmount: 0 });
+  });
+
+  it.each([
+    [{}, 'Manual adjustment must be an integer'],
+    [{ manualAdjustment: null }, 'Manual adjustment must be an integer'],
+    [{ manualAdjustment: '500' }, 'Manual adjustment must be an integer'],
+    [{ manualAdjustment: '+500' }, 'Manual adjustment must be an integer'],
+    [{ manualAdjustment: 1.5 }, 'Manual adjustment must be an integer'],
+    [{ manualAdjustment: true }, 'Manual adjustment must be an integer'],
+    [{ manualAdjustment: 2 ** 31 }, 'Manual adjustment is too large'],
+    [{ manualAdjustment: -(2 ** 31) }, 'Manual adjustment is too large'],
+    [{ manualAdjustment: 1e308 }, 'Manual adjustment is too large'],
+    [{ manualAdjustment: 0, goalAmount: 0 }, 'Goal amount must be at least 1'],
+    [{ manualAdjustment: 0, goalAmount: -1 }, 'Goal amount must be at least 1'],
+    [{ manualAdjustment: 0, goalAmount: 2.5 }, 'Goal amount must be at least 1'],
+    [{ manualAdjustment: 0, goalAmount: '1000' }, 'Goal amount must be at least 1'],
+    [{ manualAdjustment: 0, goalAmount: null }, 'Goal amount must be at least 1'],
+    [{ manualAdjustment: 0, goalAmount: 2 ** 40 }, 'Goal amount is too large'],
+  ])('refuses %j with 400 and changes nothing', async (body, message) => {
+    const before = await getProgress(t);
+    const res = await put(body);
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe(message);
+    expect(await getProgress(t)).toEqual(before);
+  });
+});
+
+describe('progress follows the pledges', () => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    cookie = await t.login();
+  });
+  afterAll(() => t.close());
+
+  it('changes the total when a pledge is edited or deleted', async () => {
+    const a = await pledge(t, 110, 'USD');
+    const b = await pledge(t, 1672, 'JMD');
+    expect((await getProgress(t)).currentAmount).toBe(1100);
+
+    const edit = await t.request(`/api/pledges/${a.id}`, {
+      method: 'PATCH',
+      cookie,
+      json: { updates: { amount: 11 } },
+    });
+    expect(edit.status).toBe(200);
+    expect((await getProgress(t)).currentAmount).toBe(200);
+
+    await t.request(`/api/pledges/${b.id}`, { method: 'DELETE', cookie });
+    expect(await getProgress(t)).toMatchObject({ currentAmount: 100, pledgeCount: 1 });
+  });
+
+  it('counts confirmed containers apart', async () => {
+    const p = await pledge(t, 1672, 'JMD');
+    const before = await getProgress(t);
+    await t.request(`/api/pledges/${p.id}/confirm`, { method: 'PUT', cookie, json: {} });
+    const after = await getProgress(t);
+    expect(after.confirmedAmount).toBe(before.confirmedAmount + 100);
+    expect(after.currentAmount).toBe(before.currentAmount);
+  });
+});
+
+describe('donorCount', () => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    cookie = await t.login();
+  });
+  afterAll(() => t.close());
+
+  it('counts distinct e-mail addresses, case-insensitively', async () => {
+    const a1 = await pledge(t, 5, 'USD', 'Ann@Donors.test');
+    const a2 = await pledge(t, 5, 'USD', 'ann@donors.test');
+    await pledge(t, 5, 'JMD', 'ANN@DONORS.TEST');
+    expect(await getProgress(t)).toMatchObject({ donorCount: 1, pledgeCount: 3 });
+    const bob = await pledge(t, 5, 'USD', 'bob@donors.test');
+    expect((await getProgress(t)).donorCount).toBe(2);
+
+    // Deleting one of Ann's pledges keeps her; an e-mail edit moves Bob's pledge to Ann.
+    await t.request(`/api/pledges/${a1.id}`, { method: 'DELETE', cookie });
+    expect((await getProgress(t)).donorCount).toBe(2);
+    await t.request(`/api/pledges/${bob.id}`, {
+      method: 'PATCH',
+      cookie,
+      json: { updates: { email: 'aNN@donors.test' } },
+    });
+    expect(await getProgress(t)).toMatchObject({ donorCount: 1, pledgeCount: 3 });
+    await t.request(`/api/pledges/${a2.id}`, {
+      method: 'PATCH',
+      cookie,
+      json: { updates: { email: 'carol@donors.test' } },
+    });
+    expect((await getProgress(t)).donorCount).toBe(2);
+  });
+});
+
+describe('progress after a restart', () => {
+  it('reads the same numbers back from the database', async () => {
+    const { database, drop } = await createTestDatabase();
+    try {
+      const first = await startTestApp({ database });
+      const cookie = await first.login();
+      await pledge(first, 110, 'USD', 'x@donors.test');
+      const p = await pledge(first, 1672, 'JMD', 'X@donors.test');
+      await pledge(first, 1, 'USD', 'y@donors.test');
+      await first.request(`/api/pledges/${p.id}/confirm`, { method: 'PUT', cookie, json: {} });
+      await first.request('/api/progress', {
+        method: 'PUT',
+        cookie,
+        json: { manualAdjustment: 250, goalAmount: 600_000 },
+      });
+      const before = await getProgress(first);
+      await first.close();
+
+      const second = await startTestApp({ database });
+      try {
+        const after = await getProgress(second);
+        expect(after).toEqual(before);
+        expect(after).toMatchObject({
+          currentAmount: 1000 + 100 + 9 + 250,
+          confirmedAmount: 100,
+          manualAdjustment: 250,
+          goalAmount: 600_000,
+          donorCount: 2,
+          pledgeCount: 3,
+        });
+        // Numbers, not strings, on both drivers (node-postgres returns bigint sums as text).
+        for (const v of Object.values(after).filter((v) => typeof v !== 'string'))
+          expect(typeof v).toBe('number');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await database.close();
+      await drop();
+    }
+  });
+});
