@@ -1,0 +1,210 @@
+import {
+  keepPreviousData,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryKey,
+} from '@tanstack/react-query';
+import { EXPORT_FILE_NAME } from '../../../shared/constants';
+import type { UploadUrlResponse } from '../../../shared/api-types';
+import type {
+  AdminPledge,
+  AdminPledgePage,
+  AdminPledgeQuery,
+  PledgeEdit,
+  PledgeStats,
+} from '../../../shared/schemas/pledge';
+import type { Progress, ProgressUpdate } from '../../../shared/schemas/progress';
+import type { DeliveryUpdate, UpdateCreate, UpdateEdit } from '../../../shared/schemas/update';
+import { toast, type ToastInput } from '../../components/ui/toast-store';
+import { apiRequest, errorMessage, getJson, throwIfNotOk } from '../../lib/api-client';
+import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
+import { useAdminAuth } from '../admin-auth/context';
+import { TOASTS } from './messages';
+
+export type AdminPledgesResponse = AdminPledgePage & { stats: PledgeStats };
+export type AdminPledgeParams = Omit<AdminPledgeQuery, 'search'> & { search: string };
+
+export const ADMIN_PAGE_SIZE = 25;
+
+function adminPledgesUrl(p: AdminPledgeParams): string {
+  const qs = new URLSearchParams({
+    status: p.status,
+    sort: p.sort,
+    order: p.order,
+    page: String(p.page),
+    pageSize: String(p.pageSize),
+  });
+  if (p.search.trim()) qs.set('search', p.search.trim());
+  return `/api/admin/pledges?${qs}`;
+}
+
+/**
+ * One page of the dashboard table plus the stat cards. The server searches, filters, sorts and
+ * pages (docs/decisions/006-admin-table-paging.md); the previous page stays on screen while the
+ * next one loads, so the table does not jump.
+ */
+export function useAdminPledges(params: AdminPledgeParams) {
+  return useQuery({
+    queryKey: [...queryKeys.adminPledges, params],
+    queryFn: () => getJson<AdminPledgesResponse>(adminPledgesUrl(params)),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Every update (the first screen's embedded list may be cut short), fetched again whenever the
+ * dashboard mounts.
+ */
+export function useAllUpdates() {
+  return useQuery<DeliveryUpdate[]>({ queryKey: queryKeys.updates, refetchOnMount: 'always' });
+}
+
+export function useProgress() {
+  return useQuery<Progress>({ queryKey: queryKeys.progress });
+}
+
+interface AdminMutationOptions<TVars, TData> {
+  mutationFn: (vars: TVars) => Promise<TData>;
+  /** Query-key prefixes to refresh after success. */
+  invalidate: readonly QueryKey[];
+  success: ToastInput | ((data: TData, vars: TVars) => ToastInput);
+  /** SPEC 8: the failure toast's title and the text shown when the server gave no message. */
+  failureTitle?: string;
+  fallback: string;
+}
+
+/**
+ * An admin write with SPEC 8 behaviour: a 401 re-checks the session and shows "Session Expired";
+ * any other failure shows the server's message (or the fallback); success refreshes the lists
+ * that show the data and shows the success toast.
+ */
+function useAdminMutation<TVars, TData = unknown>(opts: AdminMutationOptions<TVars, TData>) {
+  const queryClient = useQueryClient();
+  const { handleSessionError } = useAdminAuth();
+  return useMutation({
+    mutationFn: opts.mutationFn,
+    onSuccess: async (data, vars) => {
+      toast(typeof opts.success === 'function' ? opts.success(data, vars) : opts.success);
+      await Promise.all(
+        opts.invalidate.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      );
+    },
+    onError: (error) => {
+      if (handleSessionError(error)) return;
+      toast({
+        title: opts.failureTitle ?? TOASTS.errorTitle,
+        description: errorMessage(error, opts.fallback),
+        variant: 'destructive',
+      });
+    },
+  });
+}
+
+export function useConfirmPledge() {
+  return useAdminMutation<string>({
+    mutationFn: (id) => apiRequest('PUT', `/api/pledges/${id}/confirm`, {}),
+    invalidate: pledgeRelatedKeys,
+    success: TOASTS.paymentConfirmed,
+    fallback: TOASTS.confirmFailed,
+  });
+}
+
+export function useEditPledge() {
+  return useAdminMutation<{ id: string; updates: PledgeEdit['updates'] }, AdminPledge>({
+    mutationFn: async ({ id, updates }) =>
+      (await apiRequest('PATCH', `/api/pledges/${id}`, { updates })).json(),
+    invalidate: pledgeRelatedKeys,
+    success: TOASTS.pledgeUpdated,
+    fallback: TOASTS.editPledgeFailed,
+  });
+}
+
+export function useDeletePledge() {
+  return useAdminMutation<string>({
+    mutationFn: (id) => apiRequest('DELETE', `/api/pledges/${id}`),
+    invalidate: pledgeRelatedKeys,
+    success: TOASTS.pledgeDeleted,
+    fallback: TOASTS.deletePledgeFailed,
+  });
+}
+
+export function useUpdateProgress() {
+  return useAdminMutation<ProgressUpdate, Progress>({
+    mutationFn: async (input) => (await apiRequest('PUT', '/api/progress', input)).json(),
+    invalidate: [queryKeys.progress],
+    success: TOASTS.progressUpdated,
+    failureTitle: TOASTS.progressFailedTitle,
+    fallback: TOASTS.progressFailed,
+  });
+}
+
+export function usePostUpdate() {
+  return useAdminMutation<UpdateCreate, DeliveryUpdate>({
+    mutationFn: async (input) => (await apiRequest('POST', '/api/updates', input)).json(),
+    invalidate: [queryKeys.updates],
+    success: TOASTS.updatePosted,
+    fallback: TOASTS.postFailed,
+  });
+}
+
+export function useEditUpdate() {
+  return useAdminMutation<{ id: string; updates: UpdateEdit['updates'] }, DeliveryUpdate>({
+    mutationFn: async ({ id, updates }) =>
+      (await apiRequest('PATCH', `/api/updates/${id}`, { updates })).json(),
+    invalidate: [queryKeys.updates],
+    success: TOASTS.updateModified,
+    fallback: TOASTS.editUpdateFailed,
+  });
+}
+
+export function useDeleteUpdate() {
+  return useAdminMutation<string>({
+    mutationFn: (id) => apiRequest('DELETE', `/api/updates/${id}`),
+    invalidate: [queryKeys.updates],
+    success: TOASTS.updateDeleted,
+    fallback: TOASTS.deleteUpdateFailed,
+  });
+}
+
+/** Saves a blob under a file name through a temporary object URL. */
+function saveBlob(blob: Blob, fileName: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  // Give the browser a moment to start the download before the URL is revoked.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** GET /api/pledges/export, saved as pledges.csv (SPEC 7); failures carry the JSON message. */
+export function useExportPledges() {
+  const { handleSessionError } = useAdminAuth();
+  return useMutation({
+    mutationFn: async () => {
+      const res = await fetch('/api/pledges/export', { credentials: 'include' });
+      await throwIfNotOk(res);
+      saveBlob(await res.blob(), EXPORT_FILE_NAME);
+    },
+    onSuccess: () => toast(TOASTS.exported),
+    onError: (error) => {
+      if (handleSessionError(error)) return;
+      toast({
+        title: TOASTS.exportFailedTitle,
+        description: errorMessage(error, TOASTS.exportFailed),
+        variant: 'destructive',
+      });
+    },
+  });
+}
+
+/** POST /api/objects/upload: a signed, single-use URL for one PUT of the image bytes. */
+export async function requestUploadUrl(): Promise<string> {
+  const { uploadURL } = (await (
+    await apiRequest('POST', '/api/objects/upload')
+  ).json()) as UploadUrlResponse;
+  return uploadURL;
+}

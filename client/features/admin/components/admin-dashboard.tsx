@@ -1,0 +1,158 @@
+import { ArrowLeft, Download, LogOut, SlidersHorizontal } from 'lucide-react';
+import { useCallback, useEffect, useState } from 'react';
+import type { AdminPledge } from '../../../../shared/schemas/pledge';
+import type { DeliveryUpdate } from '../../../../shared/schemas/update';
+import { Button } from '../../../components/ui/button';
+import { Link, navigate } from '../../../lib/navigation';
+import { useAdminAuth } from '../../admin-auth/context';
+import { ADMIN_PAGE_SIZE, useAdminPledges, useAllUpdates, type AdminPledgeParams } from '../api';
+import { DeletePledgeDialog } from './delete-pledge-dialog';
+import { DeleteUpdateDialog } from './delete-update-dialog';
+import EditUpdateDialog from './edit-update-dialog';
+import { EditPledgeDialog } from './edit-pledge-dialog';
+import { ExportDialog } from './export-dialog';
+import { PledgeTable } from './pledge-table';
+import { PostUpdateDialog } from './post-update-dialog';
+import { ProgressDialog } from './progress-dialog';
+import { StatCards } from './stat-cards';
+import { UpdatesGrid } from './updates-grid';
+
+const DEFAULT_PARAMS: AdminPledgeParams = {
+  search: '',
+  status: 'all',
+  sort: 'date',
+  order: 'desc',
+  page: 1,
+  pageSize: ADMIN_PAGE_SIZE,
+};
+
+/** The signed-in /admin page (SPEC 2). */
+export function AdminDashboard() {
+  const { logout, handleSessionError } = useAdminAuth();
+  const [params, setParamsState] = useState(DEFAULT_PARAMS);
+  const setParams = useCallback((next: AdminPledgeParams) => setParamsState(next), []);
+  const pledges = useAdminPledges(params);
+  const updates = useAllUpdates();
+
+  const [exportOpen, setExportOpen] = useState(false);
+  const [postOpen, setPostOpen] = useState(false);
+  const [progressOpen, setProgressOpen] = useState(false);
+  const [editingUpdate, setEditingUpdate] = useState<DeliveryUpdate | null>(null);
+  const [deletingUpdate, setDeletingUpdate] = useState<DeliveryUpdate | null>(null);
+  const [editingPledge, setEditingPledge] = useState<AdminPledge | null>(null);
+  const [deletingPledge, setDeletingPledge] = useState<AdminPledge | null>(null);
+
+  // A 401 while loading (the session ended elsewhere) is a Session Expired like any admin call.
+  useEffect(() => {
+    if (pledges.error) handleSessionError(pledges.error);
+  }, [pledges.error, handleSessionError]);
+
+  // After a delete empties the last page, step back to the new last page.
+  const total = pledges.data?.total;
+  useEffect(() => {
+    if (total === undefined) return;
+    const pages = Math.max(1, Math.ceil(total / params.pageSize));
+    if (params.page > pages) setParamsState((p) => ({ ...p, page: pages }));
+  }, [total, params.page, params.pageSize]);
+
+  async function handleLogout() {
+    navigate('/');
+    await logout();
+  }
+
+  return (
+    <div className="mx-auto grid max-w-7xl gap-8 px-4 py-8 sm:px-6">
+      <header className="flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
+        <div>
+          <h1 className="text-3xl font-bold text-ink-900">Admin Dashboard</h1>
+          <p className="mt-1 text-ink-700">
+            Confirm payments, manage pledges and post delivery updates.
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" onClick={() => setProgressOpen(true)}>
+            <SlidersHorizontal className="h-4 w-4" aria-hidden="true" />
+            Adjust Progress
+          </Button>
+          <Button onClick={() => setExportOpen(true)}>
+            <Download className="h-4 w-4" aria-hidden="true" />
+            Export CSV
+          </Button>
+          <Button variant="outline" onClick={() => void handleLogout()}>
+            <LogOut className="h-4 w-4" aria-hidden="true" />
+            Logout
+          </Button>
+          <Button variant="ghost" asChild>
+            <Link to="/">
+              <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+              Back to Home
+            </Link>
+          </Button>
+        </div>
+      </header>
+
+      <StatCards stats={pledges.data?.stats} />
+
+      <UpdatesGrid
+        updates={updates.data}
+        onPost={() => setPostOpen(true)}
+        onEdit={setEditingUpdate}
+        onDelete={setDeletingUpdate}
+      />
+
+      {pledges.isError && !pledges.data ? (
+        <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-800">
+          Could not load the pledges.{' '}
+          <Button variant="link" className="h-auto p-0" onClick={() => void pledges.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : null}
+
+      <PledgeTable
+        params={params}
+        onParamsChange={setParams}
+        data={pledges.data}
+        isLoading={pledges.isLoading}
+        isFetching={pledges.isFetching}
+        onEdit={setEditingPledge}
+        onDelete={setDeletingPledge}
+      />
+
+      <ExportDialog
+        open={exportOpen}
+        onOpenChange={setExportOpen}
+        totalPledges={pledges.data?.stats.totalPledges}
+      />
+      <PostUpdateDialog open={postOpen} onOpenChange={setPostOpen} />
+      <ProgressDialog open={progressOpen} onOpenChange={setProgressOpen} />
+      {editingUpdate ? (
+        <EditUpdateDialog
+          update={editingUpdate}
+          open
+          onOpenChange={(open) => {
+            if (!open) setEditingUpdate(null);
+          }}
+        />
+      ) : null}
+      <DeleteUpdateDialog
+        update={deletingUpdate}
+        onOpenChange={(open) => {
+          if (!open) setDeletingUpdate(null);
+        }}
+      />
+      <EditPledgeDialog
+        pledge={editingPledge}
+        onOpenChange={(open) => {
+          if (!open) setEditingPledge(null);
+        }}
+      />
+      <DeletePledgeDialog
+        pledge={deletingPledge}
+        onOpenChange={(open) => {
+          if (!open) setDeletingPledge(null);
+        }}
+      />
+    </div>
+  );
+}

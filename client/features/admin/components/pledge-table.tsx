@@ -1,0 +1,317 @@
+import { ArrowDown, ArrowUp, ArrowUpDown, Pencil, Search, Trash2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { formatMoney, formatNumber, timeAgo } from '../../../../shared/format';
+import type { AdminPledge } from '../../../../shared/schemas/pledge';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { useConfirmPledge, type AdminPledgeParams, type AdminPledgesResponse } from '../api';
+
+export const SEARCH_DEBOUNCE_MS = 300;
+
+type SortKey = AdminPledgeParams['sort'];
+
+const STATUS_OPTIONS = [
+  { value: 'all', label: 'All Statuses' },
+  { value: 'paid', label: 'Paid Only' },
+  { value: 'pending', label: 'Pending Only' },
+] as const;
+
+function SortHeader({
+  label,
+  sortKey,
+  params,
+  onSort,
+}: {
+  label: string;
+  sortKey: SortKey;
+  params: AdminPledgeParams;
+  onSort: (key: SortKey) => void;
+}) {
+  const active = params.sort === sortKey;
+  const Icon = !active ? ArrowUpDown : params.order === 'asc' ? ArrowUp : ArrowDown;
+  return (
+    <th
+      scope="col"
+      aria-sort={active ? (params.order === 'asc' ? 'ascending' : 'descending') : 'none'}
+      className="px-3 py-2"
+    >
+      <button
+        type="button"
+        onClick={() => onSort(sortKey)}
+        className="-mx-1 inline-flex items-center gap-1 rounded px-1 font-semibold hover:text-ink-900 focus-visible:outline-none focus-visible:ring-3 focus-visible:ring-sun-400"
+      >
+        {label}
+        <Icon className="h-3.5 w-3.5" aria-hidden="true" />
+      </button>
+    </th>
+  );
+}
+
+function PledgeRow({
+  pledge,
+  onEdit,
+  onDelete,
+  confirming,
+  onConfirm,
+}: {
+  pledge: AdminPledge;
+  onEdit: () => void;
+  onDelete: () => void;
+  confirming: boolean;
+  onConfirm: () => void;
+}) {
+  return (
+    <tr className="border-t border-ink-100 align-middle">
+      <td className="px-3 py-2.5">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="font-medium text-ink-900">{pledge.name}</span>
+          {pledge.isAnonymous ? <Badge variant="outline">Anonymous</Badge> : null}
+        </div>
+      </td>
+      <td className="max-w-[16rem] truncate px-3 py-2.5 text-ink-700" title={pledge.email}>
+        {pledge.email}
+      </td>
+      <td className="px-3 py-2.5 font-semibold whitespace-nowrap tabular-nums">
+        {formatMoney(pledge.amount, pledge.currency)}
+      </td>
+      <td className="px-3 py-2.5">
+        <div className="flex flex-wrap items-center gap-2">
+          {pledge.isPaid ? (
+            <Badge>Paid</Badge>
+          ) : (
+            <>
+              <Badge variant="secondary">Pending</Badge>
+              <Button
+                size="sm"
+                variant="outline"
+                className="h-7 px-2 text-xs"
+                disabled={confirming}
+                onClick={onConfirm}
+              >
+                {confirming ? 'Confirming...' : 'Mark Paid'}
+              </Button>
+            </>
+          )}
+        </div>
+      </td>
+      <td className="px-3 py-2.5 whitespace-nowrap text-ink-700">
+        <time dateTime={pledge.createdAt} title={new Date(pledge.createdAt).toLocaleString()}>
+          {timeAgo(pledge.createdAt)}
+        </time>
+      </td>
+      <td className="px-3 py-2.5">
+        <div className="flex justify-end gap-1">
+          <Button
+            variant="ghost"
+            size="icon"
+            className="h-9 w-9"
+            aria-label={`Edit pledge from ${pledge.name}`}
+            onClick={onEdit}
+          >
+            <Pencil className="h-4 w-4" aria-hidden="true" />
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="h-9 w-9 text-red-700 hover:bg-red-50"
+            aria-label={`Delete pledge from ${pledge.name}`}
+            onClick={onDelete}
+          >
+            <Trash2 className="h-4 w-4" aria-hidden="true" />
+          </Button>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * Pledge Management (SPEC 2): search (debounced), status filter, Amount/Date sorting and paging,
+ * all done by the server (docs/decisions/006-admin-table-paging.md).
+ */
+export function PledgeTable({
+  params,
+  onParamsChange,
+  data,
+  isLoading,
+  isFetching,
+  onEdit,
+  onDelete,
+}: {
+  params: AdminPledgeParams;
+  onParamsChange: (next: AdminPledgeParams) => void;
+  data: AdminPledgesResponse | undefined;
+  isLoading: boolean;
+  isFetching: boolean;
+  onEdit: (pledge: AdminPledge) => void;
+  onDelete: (pledge: AdminPledge) => void;
+}) {
+  const confirm = useConfirmPledge();
+  const [searchInput, setSearchInput] = useState(params.search);
+
+  // Ask the server once the admin pauses typing, back on page 1.
+  useEffect(() => {
+    if (searchInput === params.search) return;
+    const t = setTimeout(
+      () => onParamsChange({ ...params, search: searchInput, page: 1 }),
+      SEARCH_DEBOUNCE_MS,
+    );
+    return () => clearTimeout(t);
+  }, [searchInput, params, onParamsChange]);
+
+  function sortBy(key: SortKey) {
+    const order = params.sort === key ? (params.order === 'desc' ? 'asc' : 'desc') : 'desc';
+    onParamsChange({ ...params, sort: key, order, page: 1 });
+  }
+
+  const total = data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / params.pageSize));
+  const first = total === 0 ? 0 : (params.page - 1) * params.pageSize + 1;
+  const last = Math.min(total, params.page * params.pageSize);
+  const sortText =
+    params.sort === 'date'
+      ? params.order === 'desc'
+        ? 'by date, newest first'
+        : 'by date, oldest first'
+      : params.order === 'desc'
+        ? 'by amount, largest first'
+        : 'by amount, smallest first';
+
+  return (
+    <section aria-labelledby="pledge-management-heading" className="grid gap-4">
+      <h2 id="pledge-management-heading" className="text-xl font-bold text-ink-900">
+        Pledge Management
+      </h2>
+      <Card className="overflow-hidden">
+        <div className="flex flex-col gap-3 border-b border-ink-100 p-4 sm:flex-row sm:items-end">
+          <div className="grid flex-1 gap-1.5">
+            <Label htmlFor="pledge-search">Search</Label>
+            <div className="relative">
+              <Search
+                className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-ink-500"
+                aria-hidden="true"
+              />
+              <Input
+                id="pledge-search"
+                type="search"
+                placeholder="Search by name or email..."
+                className="pl-9"
+                value={searchInput}
+                onChange={(e) => setSearchInput(e.target.value)}
+              />
+            </div>
+          </div>
+          <div className="grid gap-1.5 sm:w-48">
+            <Label htmlFor="pledge-status">Status</Label>
+            <select
+              id="pledge-status"
+              value={params.status}
+              onChange={(e) =>
+                onParamsChange({
+                  ...params,
+                  status: e.target.value as AdminPledgeParams['status'],
+                  page: 1,
+                })
+              }
+              className="h-11 w-full rounded-lg border border-ink-300 bg-white px-3 text-base text-ink-900 focus-visible:border-brand-700 focus-visible:ring-3 focus-visible:ring-sun-400 focus-visible:outline-none"
+            >
+              {STATUS_OPTIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[760px] text-left text-sm" aria-busy={isFetching}>
+            <caption className="sr-only">Pledges, sorted {sortText}</caption>
+            <thead className="bg-ink-50 text-ink-700">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-semibold">
+                  Name
+                </th>
+                <th scope="col" className="px-3 py-2 font-semibold">
+                  Email
+                </th>
+                <SortHeader label="Amount" sortKey="amount" params={params} onSort={sortBy} />
+                <th scope="col" className="px-3 py-2 font-semibold">
+                  Status
+                </th>
+                <SortHeader label="Date" sortKey="date" params={params} onSort={sortBy} />
+                <th scope="col" className="px-3 py-2 text-right font-semibold">
+                  Actions
+                </th>
+              </tr>
+            </thead>
+            <tbody className={isFetching && !isLoading ? 'opacity-70 transition-opacity' : ''}>
+              {isLoading && !data ? (
+                Array.from({ length: 5 }, (_, i) => (
+                  <tr key={i} className="border-t border-ink-100">
+                    <td colSpan={6} className="px-3 py-3">
+                      <Skeleton className="h-5 w-full" />
+                    </td>
+                  </tr>
+                ))
+              ) : !data || data.items.length === 0 ? (
+                <tr className="border-t border-ink-100">
+                  <td colSpan={6} className="px-3 py-10 text-center text-ink-600">
+                    No pledges found matching your criteria.
+                  </td>
+                </tr>
+              ) : (
+                data.items.map((p) => (
+                  <PledgeRow
+                    key={p.id}
+                    pledge={p}
+                    onEdit={() => onEdit(p)}
+                    onDelete={() => onDelete(p)}
+                    confirming={confirm.isPending && confirm.variables === p.id}
+                    onConfirm={() => confirm.mutate(p.id)}
+                  />
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+
+        <nav
+          aria-label="Pledge pages"
+          className="flex flex-col gap-3 border-t border-ink-100 p-4 text-sm text-ink-700 sm:flex-row sm:items-center sm:justify-between"
+        >
+          <p aria-live="polite">
+            {total === 0
+              ? 'No pledges'
+              : `Showing ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)} pledges`}
+          </p>
+          <div className="flex items-center gap-2">
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={params.page <= 1}
+              onClick={() => onParamsChange({ ...params, page: params.page - 1 })}
+            >
+              Previous
+            </Button>
+            <span className="tabular-nums">
+              Page {formatNumber(params.page)} of {formatNumber(pages)}
+            </span>
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={params.page >= pages}
+              onClick={() => onParamsChange({ ...params, page: params.page + 1 })}
+            >
+              Next
+            </Button>
+          </div>
+        </nav>
+      </Card>
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import AwsS3 from '@uppy/aws-s3';
+import Uppy from '@uppy/core';
+import Dashboard from '@uppy/react/dashboard';
+import { useEffect, useRef, useState } from 'react';
+import { ApiRequestError } from '../../../lib/api-client';
+import { useAdminAuth } from '../../admin-auth/context';
+import { requestUploadUrl } from '../api';
+import '@uppy/core/css/style.min.css';
+import '@uppy/dashboard/css/style.min.css';
+
+export interface UploadDashboardProps {
+  maxFileSize: number;
+  maxNumberOfFiles: number;
+  onUploaded: (imageUrl: string) => void;
+  onDone: () => void;
+}
+
+/** The stored image's address: the signed upload URL without its query string (DECISIONS 13). */
+export function imageUrlFromUploadUrl(uploadURL: string): string {
+  return uploadURL.split('?')[0]!;
+}
+
+/**
+ * Uppy's Dashboard for one image: a single (non-multipart) PUT of the bytes to the signed URL from
+ * POST /api/objects/upload. A fresh Uppy per opening, so a second upload starts clean.
+ */
+export default function UploadDashboard({
+  maxFileSize,
+  maxNumberOfFiles,
+  onUploaded,
+  onDone,
+}: UploadDashboardProps) {
+  const { handleSessionError } = useAdminAuth();
+  // Uppy's listeners are registered once; they read the latest callbacks through this ref.
+  const latest = useRef({ onUploaded, onDone, handleSessionError });
+  useEffect(() => {
+    latest.current = { onUploaded, onDone, handleSessionError };
+  });
+
+  const [uppy, setUppy] = useState<Uppy | null>(null);
+  useEffect(() => {
+    const instance = new Uppy({
+      autoProceed: false,
+      restrictions: { maxNumberOfFiles, maxFileSize, allowedFileTypes: ['image/*'] },
+    }).use(AwsS3, {
+      shouldUseMultipart: false,
+      async signRequest(request) {
+        let url: string;
+        try {
+          url = await requestUploadUrl();
+        } catch (error) {
+          if (error instanceof ApiRequestError && error.status === 401) {
+            latest.current.handleSessionError(error);
+            throw new Error('Authorization required', { cause: error });
+          }
+          throw error;
+        }
+        const headers: Record<string, string> = {};
+        if ('contentType' in request && request.contentType)
+          headers['Content-Type'] = request.contentType;
+        return { url, headers };
+      },
+    });
+    instance.on('upload-success', (_file, response) => {
+      if (response.uploadURL) latest.current.onUploaded(imageUrlFromUploadUrl(response.uploadURL));
+    });
+    instance.on('complete', (result) => {
+      if ((result.successful?.length ?? 0) > 0 && (result.failed?.length ?? 0) === 0)
+        latest.current.onDone();
+    });
+    setUppy(instance);
+    return () => instance.destroy();
+  }, [maxFileSize, maxNumberOfFiles]);
+
+  if (!uppy) return <div className="h-[420px]" />;
+  return (
+    <Dashboard
+      uppy={uppy}
+      width="100%"
+      height={420}
+      proudlyDisplayPoweredByUppy={false}
+      hideProgressAfterFinish
+      note="Images only, one file"
+    />
+  );
+}

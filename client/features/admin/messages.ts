@@ -1,0 +1,40 @@
+import { EDIT_AMOUNT_MESSAGE } from '../../../shared/schemas/pledge';
+
+/** The admin area's toast texts, word for word from SPEC 8 (tests find them by this text). */
+export const TOASTS = {
+  errorTitle: 'Error',
+  progressUpdated: {
+    title: 'Progress Updated',
+    description: 'The campaign progress has been successfully updated.',
+  },
+  progressFailedTitle: 'Update Failed',
+  progressFailed: 'Invalid password or update failed.',
+  paymentConfirmed: {
+    title: 'Payment confirmed',
+    description: 'Pledge payment has been marked as paid.',
+  },
+  confirmFailed: 'Failed to confirm payment',
+  postFailed: 'Failed to post update',
+  editUpdateFailed: 'Failed to update delivery update',
+  editPledgeFailed: 'Failed to update pledge',
+  deletePledgeFailed: 'Failed to delete pledge',
+  deleteUpdateFailed: 'Failed to delete update',
+  exported: { title: 'Export successful', description: 'Pledges CSV has been downloaded' },
+  exportFailedTitle: 'Export failed',
+  exportFailed: 'Failed to export pledges',
+  updatePosted: { title: 'Update posted', description: 'Your delivery update has been published.' },
+  imageUploadedCreate: {
+    title: 'Image uploaded',
+    description: 'Now add a caption and publish your update',
+  },
+  imageUploadedEdit: {
+    title: 'Image uploaded',
+    description: 'New image will be used when you save.',
+  },
+  // The spec gives only these titles; the descriptions are ours.
+  updateModified: { title: 'Update modified', description: 'Your changes have been saved.' },
+  pledgeUpdated: { title: 'Pledge updated', description: 'The pledge details have been saved.' },
+  pledgeDeleted: { title: 'Pledge deleted', description: 'The pledge has been removed.' },
+  updateDeleted: { title: 'Update deleted', description: 'The delivery update has been removed.' },
+  invalidAmount: { title: 'Invalid amount', description: EDIT_AMOUNT_MESSAGE },
+} as const;
