@@ -1,4 +1,96 @@
-/** Placeholder, replaced by the page's real implementation. */
+import { lazy, Suspense, useState } from 'react';
+import type { DeliveryUpdate } from '../../shared/schemas/update';
+import { Card } from '../components/ui/card';
+import { Skeleton } from '../components/ui/skeleton';
+import { useAdminAuth } from '../features/admin-auth/context';
+import { CampaignLightbox } from '../features/campaign/components/campaign-lightbox';
+import { MissionCard } from '../features/campaign/components/mission-card';
+import { useCampaign } from '../features/campaign/use-campaign';
+import { useRecentPledges } from '../features/pledges/api';
+import { PledgeNowButton } from '../features/pledges/components/pledge-dialog-provider';
+import { RecentPledges } from '../features/pledges/components/recent-pledges';
+import { useProgress } from '../features/progress/api';
+import { ProgressBar } from '../features/progress/components/progress-bar';
+import { ProgressTiles } from '../features/progress/components/progress-tiles';
+import { DeliveryUpdates } from '../features/updates/components/delivery-updates';
+
+/** Admin-only dialog: its code loads when an admin first edits an update. */
+const EditUpdateDialog = lazy(() => import('../features/admin/components/edit-update-dialog'));
+
+/** The campaign home (SPEC 2): everything on it comes from the page's embedded data. */
 export function HomePage() {
-  return <h1>HomePage</h1>;
+  const campaign = useCampaign();
+  const { adminControls } = useAdminAuth();
+  const progress = useProgress();
+  const pledges = useRecentPledges(adminControls);
+  const [editing, setEditing] = useState<DeliveryUpdate | null>(null);
+
+  return (
+    <>
+      <section className="relative overflow-hidden bg-brand-800 text-white">
+        <div
+          aria-hidden="true"
+          className="pointer-events-none absolute -top-24 -right-24 h-96 w-96 rounded-full bg-brand-700/60 blur-3xl"
+        />
+        <div className="relative mx-auto grid max-w-6xl items-center gap-8 px-4 pt-10 pb-12 sm:px-6 lg:grid-cols-[1.15fr_1fr] lg:gap-12 lg:py-16">
+          <div>
+            <p className="text-sm font-bold tracking-wider text-sun-300 uppercase">
+              Hurricane relief · Jamaica
+            </p>
+            <h1 className="mt-2 text-4xl font-extrabold tracking-tight text-balance sm:text-5xl">
+              {campaign?.name ?? <Skeleton className="h-12 w-72 bg-brand-700" />}
+            </h1>
+            <p className="mt-4 max-w-xl text-lg leading-relaxed text-brand-50 sm:text-xl">
+              {campaign?.tagline}
+            </p>
+            <p className="mt-6 inline-flex items-center gap-2 rounded-2xl bg-white/10 px-4 py-2 text-sm font-semibold text-white ring-1 ring-white/20">
+              <span aria-hidden="true" className="h-2 w-2 rounded-full bg-sun-400" />
+              US$0.11 or J$16.72 provides one meal container
+            </p>
+          </div>
+
+          <Card className="p-5 text-ink-900 shadow-xl sm:p-7">
+            <h2 className="sr-only">Campaign progress</h2>
+            <ProgressBar
+              currentAmount={progress.data?.currentAmount}
+              goalAmount={progress.data?.goalAmount}
+              isLoading={progress.isLoading}
+            />
+            <PledgeNowButton size="lg" className="mt-5 w-full text-lg" />
+            <div className="mt-5">
+              <ProgressTiles
+                donorCount={progress.data?.donorCount}
+                currentAmount={progress.data?.currentAmount}
+                goalAmount={progress.data?.goalAmount}
+              />
+            </div>
+          </Card>
+        </div>
+      </section>
+
+      <div className="mx-auto grid max-w-6xl gap-14 px-4 py-12 sm:px-6">
+        {campaign ? <MissionCard campaign={campaign} /> : null}
+        <RecentPledges
+          pledges={pledges.data}
+          isLoading={pledges.isLoading}
+          adminControls={adminControls}
+          emptyAction={<PledgeNowButton>Make the first pledge</PledgeNowButton>}
+        />
+        <DeliveryUpdates onEdit={adminControls ? setEditing : undefined} />
+      </div>
+
+      {campaign ? <CampaignLightbox campaign={campaign} /> : null}
+      {editing ? (
+        <Suspense fallback={null}>
+          <EditUpdateDialog
+            update={editing}
+            open
+            onOpenChange={(open) => {
+              if (!open) setEditing(null);
+            }}
+          />
+        </Suspense>
+      ) : null}
+    </>
+  );
 }

@@ -1,0 +1,47 @@
+import { LockKeyhole } from 'lucide-react';
+import { lazy, Suspense } from 'react';
+import { Tooltip } from '../ui/tooltip';
+import { useAdminAuth } from '../../features/admin-auth/context';
+import { PledgeNowButton } from '../../features/pledges/components/pledge-dialog-provider';
+import { Link } from '../../lib/navigation';
+import { BrandMark } from './brand-mark';
+
+/** Admin code stays out of the public bundle: loaded only for an authenticated admin. */
+const AdminHeaderControls = lazy(() => import('../../features/admin/components/header-controls'));
+
+export function Header({ campaignName }: { campaignName: string }) {
+  const { isAuthenticated } = useAdminAuth();
+  return (
+    <header className="sticky top-0 z-30 border-b border-ink-100 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:gap-3 sm:px-6">
+        <Link
+          to="/"
+          className="-ml-1 flex min-w-0 items-center gap-2.5 rounded-lg p-1 focus-visible:outline-none focus-visible:ring-3 focus-visible:ring-sun-400"
+        >
+          <BrandMark className="h-9 w-9 shrink-0" />
+          <span className="line-clamp-3 text-sm leading-tight font-extrabold tracking-tight text-ink-900 sm:text-lg">
+            {campaignName}
+          </span>
+        </Link>
+        <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
+          {isAuthenticated ? (
+            <Suspense fallback={null}>
+              <AdminHeaderControls />
+            </Suspense>
+          ) : (
+            <Tooltip content="Admin login">
+              <Link
+                to="/admin"
+                aria-label="Admin login"
+                className="inline-flex h-10 w-10 items-center justify-center rounded-lg text-ink-600 transition-colors hover:bg-ink-100 hover:text-ink-900 focus-visible:outline-none focus-visible:ring-3 focus-visible:ring-sun-400"
+              >
+                <LockKeyhole className="h-5 w-5" aria-hidden="true" />
+              </Link>
+            </Tooltip>
+          )}
+          <PledgeNowButton className="h-9 px-3 sm:h-10 sm:px-4" />
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,141 @@
+import * as DialogPrimitive from '@radix-ui/react-dialog';
+import { X } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  LIGHTBOX_AUTO_CLOSE_MS,
+  LIGHTBOX_FADE_IN_DELAY_MS,
+  LIGHTBOX_FADE_OUT_MS,
+  LIGHTBOX_STORAGE_KEY,
+} from '../../../../shared/constants';
+import type { Campaign } from '../../../../shared/schemas/campaign';
+import { cn } from '../../../lib/cn';
+
+type Phase = 'closed' | 'mounted' | 'visible' | 'leaving';
+
+function hasSeen(): boolean {
+  try {
+    return localStorage.getItem(LIGHTBOX_STORAGE_KEY) !== null;
+  } catch {
+    return true; // storage blocked: never nag a visitor we cannot remember
+  }
+}
+
+function markSeen() {
+  try {
+    localStorage.setItem(LIGHTBOX_STORAGE_KEY, 'true');
+  } catch {
+    /* storage blocked: it shows again next visit, nothing else to do */
+  }
+}
+
+function prefersReducedMotion(): boolean {
+  return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+}
+
+/**
+ * The campaign context, once per browser (SPEC 2): fades in after 50 ms, closes on a click
+ * anywhere, on its close button, on Escape or after 30 s, then fades out over 300 ms. Radix keeps
+ * focus inside while it is open and gives it back after. Without motion it appears and goes at once.
+ */
+export function CampaignLightbox({ campaign }: { campaign: Campaign }) {
+  const [phase, setPhase] = useState<Phase>(() => (hasSeen() ? 'closed' : 'mounted'));
+  const reduced = useRef(false);
+
+  const dismiss = useCallback(() => {
+    markSeen();
+    setPhase((p) => (p === 'mounted' || p === 'visible' ? 'leaving' : p));
+  }, []);
+
+  useEffect(() => {
+    if (phase === 'mounted') {
+      reduced.current = prefersReducedMotion();
+      const timer = setTimeout(
+        () => setPhase('visible'),
+        reduced.current ? 0 : LIGHTBOX_FADE_IN_DELAY_MS,
+      );
+      return () => clearTimeout(timer);
+    }
+    if (phase === 'leaving') {
+      const timer = setTimeout(
+        () => setPhase('closed'),
+        reduced.current ? 0 : LIGHTBOX_FADE_OUT_MS,
+      );
+      return () => clearTimeout(timer);
+    }
+  }, [phase]);
+
+  const open = phase !== 'closed';
+  useEffect(() => {
+    if (!open) return;
+    const timer = setTimeout(dismiss, LIGHTBOX_AUTO_CLOSE_MS);
+    return () => clearTimeout(timer);
+  }, [open, dismiss]);
+
+  if (!open) return null;
+  const shown = phase === 'visible';
+  const sections: [string, string][] = [
+    ['Context', campaign.lightbox.context],
+    ['Problem 1', campaign.lightbox.problem1],
+    ['Problem 2', campaign.lightbox.problem2],
+    ['Solution', campaign.lightbox.solution],
+    ['How You Can Help', campaign.lightbox.howYouCanHelp],
+  ];
+
+  return (
+    <DialogPrimitive.Root open onOpenChange={(o) => (o ? undefined : dismiss())}>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay
+          data-testid="campaign-lightbox-overlay"
+          className={cn(
+            'fixed inset-0 z-40 bg-ink-900/70 transition-opacity duration-300',
+            shown ? 'opacity-100' : 'opacity-0',
+          )}
+        />
+        <DialogPrimitive.Content
+          data-testid="campaign-lightbox"
+          data-phase={phase}
+          onClick={dismiss}
+          className={cn(
+            'fixed top-1/2 left-1/2 z-50 max-h-[90dvh] w-[calc(100vw-1.5rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 overflow-y-auto',
+            'cursor-pointer rounded-2xl bg-white shadow-2xl transition-opacity duration-300 focus:outline-none',
+            shown ? 'opacity-100' : 'opacity-0',
+          )}
+        >
+          <div className="rounded-t-2xl bg-brand-800 px-6 pt-6 pb-5 text-white sm:px-8">
+            <p className="text-sm font-semibold tracking-wider text-sun-300 uppercase">
+              Hurricane relief · Jamaica
+            </p>
+            <DialogPrimitive.Title className="mt-1 pr-8 text-2xl font-extrabold tracking-tight">
+              {campaign.name}
+            </DialogPrimitive.Title>
+            <DialogPrimitive.Description className="mt-1 text-brand-50">
+              {campaign.tagline}
+            </DialogPrimitive.Description>
+          </div>
+          <div className="grid gap-4 px-6 py-6 sm:px-8">
+            {sections.map(([title, text]) => (
+              <section key={title}>
+                <h3
+                  className={cn(
+                    'text-sm font-bold tracking-wider uppercase',
+                    title === 'How You Can Help' ? 'text-brand-700' : 'text-ink-600',
+                  )}
+                >
+                  {title}
+                </h3>
+                <p className="mt-1 leading-relaxed text-ink-800">{text}</p>
+              </section>
+            ))}
+            <p className="text-center text-sm text-ink-600">Tap or click anywhere to continue</p>
+          </div>
+          <DialogPrimitive.Close
+            aria-label="Close"
+            className="absolute top-4 right-4 rounded-md p-1.5 text-white hover:bg-white/15 focus-visible:outline-none focus-visible:ring-3 focus-visible:ring-sun-400"
+          >
+            <X className="h-5 w-5" aria-hidden="true" />
+          </DialogPrimitive.Close>
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}

@@ -1,0 +1,132 @@
+import { ArrowLeft, CircleCheck, Download, Info, Landmark, Mail } from 'lucide-react';
+import type { ReactNode } from 'react';
+import type { Campaign } from '../../../../shared/schemas/campaign';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Link } from '../../../lib/navigation';
+import { paymentFileName, paymentInstructionsText, paymentSections } from '../payment-text';
+
+/** Saves the instructions as a text file, named after the supplier's brand (SPEC 2). */
+export function downloadInstructions(campaign: Campaign) {
+  const blob = new Blob([paymentInstructionsText(campaign)], { type: 'text/plain;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = paymentFileName(campaign);
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Give the browser time to start the download before the URL goes away.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function PaymentInstructions({ campaign }: { campaign: Campaign }) {
+  const sections = paymentSections(campaign);
+  const { confirmationEmail, operationName } = campaign.payment;
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
+      <div className="text-center">
+        <CircleCheck className="mx-auto h-14 w-14 text-brand-700" aria-hidden="true" />
+        <h1 className="mt-4 text-3xl font-extrabold tracking-tight text-ink-900 sm:text-4xl">
+          Thank You for Your Pledge
+        </h1>
+        <p className="mx-auto mt-3 max-w-xl text-lg text-ink-700">
+          Your pledge has been recorded. Please complete your donation by bank transfer using the
+          details below.
+        </p>
+      </div>
+
+      <div className="mt-8 flex gap-3 rounded-2xl border border-sun-400 bg-sun-100 p-4 text-ink-900">
+        <Info className="mt-0.5 h-5 w-5 shrink-0 text-ink-800" aria-hidden="true" />
+        <p>
+          <strong className="font-semibold">Payment note:</strong> please include{' '}
+          <strong className="font-bold">&ldquo;{operationName}&rdquo;</strong> in the payment note
+          of your transfer, so that your gift reaches the relief initiative.
+        </p>
+      </div>
+
+      <div className="mt-6 grid gap-6">
+        <DetailsCard title="USD Wire Transfer" subtitle="For donations in US dollars (US$)">
+          <Details rows={sections.usd} />
+          <h3 className="mt-5 text-sm font-bold tracking-wider text-ink-600 uppercase">
+            Intermediary Bank
+          </h3>
+          <Details rows={sections.intermediary} />
+        </DetailsCard>
+
+        <DetailsCard
+          title="JMD Local Bank Transfer"
+          subtitle="For donations in Jamaican dollars (J$) from a local account"
+        >
+          <Details rows={sections.jmd} />
+        </DetailsCard>
+
+        <Card className="flex gap-3 p-5 sm:p-6">
+          <Mail className="mt-0.5 h-5 w-5 shrink-0 text-brand-700" aria-hidden="true" />
+          <div>
+            <h2 className="font-bold text-ink-900">Confirm your wire transfer</h2>
+            <p className="mt-1 text-ink-700">
+              After sending a wire transfer, please e-mail your confirmation to{' '}
+              <a
+                href={`mailto:${confirmationEmail}`}
+                className="font-semibold break-all text-brand-700 underline underline-offset-4 hover:text-brand-800"
+              >
+                {confirmationEmail}
+              </a>
+              .
+            </p>
+          </div>
+        </Card>
+      </div>
+
+      <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
+        <Button size="lg" onClick={() => downloadInstructions(campaign)}>
+          <Download className="h-5 w-5" aria-hidden="true" />
+          Download Instructions
+        </Button>
+        <Button size="lg" variant="outline" asChild>
+          <Link to="/">
+            <ArrowLeft className="h-5 w-5" aria-hidden="true" />
+            Return to Campaign
+          </Link>
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function DetailsCard({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card className="p-5 sm:p-6">
+      <div className="flex items-start gap-3">
+        <Landmark className="mt-1 h-5 w-5 shrink-0 text-brand-700" aria-hidden="true" />
+        <div>
+          <h2 className="text-xl font-bold text-ink-900">{title}</h2>
+          <p className="text-sm text-ink-600">{subtitle}</p>
+        </div>
+      </div>
+      <div className="mt-4">{children}</div>
+    </Card>
+  );
+}
+
+function Details({ rows }: { rows: [string, string][] }) {
+  return (
+    <dl className="mt-2 divide-y divide-ink-100 rounded-xl border border-ink-100">
+      {rows.map(([label, value]) => (
+        <div key={label} className="grid gap-0.5 px-4 py-2.5 sm:grid-cols-[11rem_1fr] sm:gap-4">
+          <dt className="text-sm font-medium text-ink-600">{label}</dt>
+          <dd className="font-semibold break-words text-ink-900 select-all">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,73 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { PledgeCreateInput, Pledge } from '../../../shared/schemas/pledge';
+import { toast } from '../../components/ui/toast-store';
+import { apiRequest, errorMessage } from '../../lib/api-client';
+import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
+import { useAdminAuth } from '../admin-auth/context';
+
+/** The admin view of the same list (isPaid, real names): its own cache entry under the same prefix. */
+const adminRecentKey = [...queryKeys.recentPledges, 'admin'] as const;
+
+/**
+ * The 8 newest pledges (GET /api/pledges?limit=8; never the whole list, DECISIONS 8).
+ * With admin controls on, the list is fetched again with the session to get the paid status;
+ * the public list stays on screen until it arrives.
+ */
+export function useRecentPledges(adminControls: boolean) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    // Do not keep admin-only fields (real names of anonymous donors) once the controls are off.
+    if (!adminControls) queryClient.removeQueries({ queryKey: adminRecentKey, exact: true });
+  }, [adminControls, queryClient]);
+  return useQuery<Pledge[]>({
+    queryKey: adminControls ? adminRecentKey : queryKeys.recentPledges,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function invalidatePledgeData(queryClient: ReturnType<typeof useQueryClient>) {
+  return Promise.all(
+    pledgeRelatedKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+  );
+}
+
+export const PLEDGE_FAILED_FALLBACK = 'Unable to submit your pledge. Please try again.';
+
+/** POST /api/pledges; the dialog decides what happens on success (close, reset, navigate). */
+export function useCreatePledge() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: PledgeCreateInput) => apiRequest('POST', '/api/pledges', input),
+    onSuccess: () => invalidatePledgeData(queryClient),
+    onError: (error) => {
+      toast({
+        title: 'Pledge Failed',
+        description: errorMessage(error, PLEDGE_FAILED_FALLBACK),
+        variant: 'destructive',
+      });
+    },
+  });
+}
+
+/** PUT /api/pledges/{id}/confirm with an empty object (SPEC 7), from a pledge card in admin mode. */
+export function useConfirmPledge() {
+  const queryClient = useQueryClient();
+  const { handleSessionError } = useAdminAuth();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest('PUT', `/api/pledges/${encodeURIComponent(id)}/confirm`, {}),
+    onSuccess: () => {
+      toast({ title: 'Payment confirmed', description: 'Pledge payment has been marked as paid.' });
+      return invalidatePledgeData(queryClient);
+    },
+    onError: (error) => {
+      if (handleSessionError(error)) return;
+      toast({
+        title: 'Error',
+        description: errorMessage(error, 'Failed to confirm payment'),
+        variant: 'destructive',
+      });
+    },
+  });
+}

@@ -1,0 +1,233 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import {
+  AMOUNT_PLACEHOLDER,
+  CAMPAIGN_GOAL,
+  CURRENCIES,
+  CURRENCY_PREFIX,
+  PLEDGE_AMOUNT_MIN,
+} from '../../../../shared/constants';
+import { pledgeEstimate } from '../../../../shared/containers';
+import { formatNumber } from '../../../../shared/format';
+import type { Progress } from '../../../../shared/schemas/progress';
+import {
+  pledgeCreateSchema,
+  type PledgeCreate,
+  type PledgeCreateInput,
+} from '../../../../shared/schemas/pledge';
+import { Button } from '../../../components/ui/button';
+import { Checkbox } from '../../../components/ui/checkbox';
+import { Dialog, DialogClose, DialogContent, DialogFooter } from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { FieldError, Label } from '../../../components/ui/label';
+import { cn } from '../../../lib/cn';
+import { navigate } from '../../../lib/navigation';
+import { queryKeys } from '../../../lib/query-keys';
+import { useCreatePledge } from '../api';
+
+/** SPEC 2: an empty amount counts as 0 (and then fails the "at least $1" rule). */
+export function parseAmountInput(value: unknown): number {
+  if (value === '' || value === null || value === undefined) return 0;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : 0;
+}
+
+const DEFAULTS: Partial<PledgeCreateInput> = {
+  name: '',
+  email: '',
+  amount: undefined,
+  currency: 'USD',
+  isAnonymous: false,
+  website: '',
+};
+
+/** The "Make a Pledge" dialog (SPEC 2): validated with the same zod schema as the API. */
+export default function PledgeDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const form = useForm<PledgeCreateInput, unknown, PledgeCreate>({
+    resolver: zodResolver(pledgeCreateSchema),
+    defaultValues: DEFAULTS,
+  });
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = form;
+  const createPledge = useCreatePledge();
+  const { data: progress } = useQuery<Progress>({ queryKey: queryKeys.progress });
+  const goal =
+    progress?.goalAmount && progress.goalAmount > 0 ? progress.goalAmount : CAMPAIGN_GOAL;
+
+  const currency = useWatch({ control, name: 'currency' }) ?? 'USD';
+  const amount = parseAmountInput(useWatch({ control, name: 'amount' }));
+  const estimate = pledgeEstimate(amount, currency, goal);
+
+  const onSubmit = handleSubmit(async ({ website, ...pledge }) => {
+    try {
+      // The honeypot travels only when something (a bot) filled it in.
+      await createPledge.mutateAsync(website ? { ...pledge, website } : pledge);
+    } catch {
+      return; // "Pledge Failed" toast shown by the mutation; the form keeps what was typed.
+    }
+    onOpenChange(false);
+    reset(DEFAULTS);
+    navigate('/payment-instructions');
+  });
+
+  const submitting = createPledge.isPending;
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        title="Make a Pledge"
+        description="Every US$0.11 or J$16.72 you pledge provides one biodegradable meal container."
+      >
+        <form onSubmit={onSubmit} noValidate className="grid gap-4">
+          <div className="grid gap-1.5">
+            <Label htmlFor="pledge-name">Full Name</Label>
+            <Input
+              id="pledge-name"
+              autoComplete="name"
+              aria-invalid={errors.name ? true : undefined}
+              aria-describedby={errors.name ? 'pledge-name-error' : undefined}
+              {...register('name')}
+            />
+            <FieldError id="pledge-name-error">{errors.name?.message}</FieldError>
+          </div>
+
+          <div className="grid gap-1.5">
+            <Label htmlFor="pledge-email">Email Address</Label>
+            <Input
+              id="pledge-email"
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              aria-invalid={errors.email ? true : undefined}
+              aria-describedby={errors.email ? 'pledge-email-error' : 'pledge-email-hint'}
+              {...register('email')}
+            />
+            <p id="pledge-email-hint" className="text-xs text-ink-600">
+              Used only to confirm your payment. Never shown publicly.
+            </p>
+            <FieldError id="pledge-email-error">{errors.email?.message}</FieldError>
+          </div>
+
+          <fieldset className="grid gap-1.5">
+            <legend className="mb-1.5 text-sm font-semibold text-ink-800">Currency</legend>
+            <div className="grid grid-cols-2 gap-1 rounded-lg bg-ink-100 p-1">
+              {CURRENCIES.map((c) => (
+                <label key={c} className="relative">
+                  <input
+                    type="radio"
+                    value={c}
+                    className="peer sr-only"
+                    {...register('currency')}
+                  />
+                  <span
+                    className={cn(
+                      'flex h-10 cursor-pointer items-center justify-center rounded-md text-sm font-semibold text-ink-700 transition-colors',
+                      'peer-checked:bg-white peer-checked:text-brand-800 peer-checked:shadow-sm',
+                      'peer-focus-visible:ring-3 peer-focus-visible:ring-sun-400',
+                    )}
+                  >
+                    {c}
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+
+          <div className="grid gap-1.5">
+            <Label htmlFor="pledge-amount">Pledge Amount</Label>
+            <div className="relative">
+              <span
+                id="pledge-amount-prefix"
+                className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 font-semibold text-ink-700"
+              >
+                {CURRENCY_PREFIX[currency]}
+              </span>
+              <Input
+                id="pledge-amount"
+                type="number"
+                inputMode="numeric"
+                step={1}
+                min={PLEDGE_AMOUNT_MIN}
+                placeholder={AMOUNT_PLACEHOLDER[currency]}
+                className={currency === 'USD' ? 'pl-13' : 'pl-10'}
+                aria-invalid={errors.amount ? true : undefined}
+                aria-describedby={cn(
+                  'pledge-amount-prefix',
+                  errors.amount ? 'pledge-amount-error' : undefined,
+                )}
+                {...register('amount', { setValueAs: parseAmountInput })}
+              />
+            </div>
+            <FieldError id="pledge-amount-error">{errors.amount?.message}</FieldError>
+          </div>
+
+          <div className="flex items-center gap-3">
+            <Controller
+              control={control}
+              name="isAnonymous"
+              render={({ field }) => (
+                <Checkbox
+                  id="pledge-anonymous"
+                  checked={field.value === true}
+                  onCheckedChange={(v) => field.onChange(v === true)}
+                  onBlur={field.onBlur}
+                />
+              )}
+            />
+            <Label htmlFor="pledge-anonymous" className="font-medium">
+              Make my pledge anonymous
+            </Label>
+          </div>
+
+          {/* Honeypot (DECISIONS 11): invisible to people and skipped by the keyboard. */}
+          <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+            <label>
+              Website
+              <input type="text" tabIndex={-1} autoComplete="off" {...register('website')} />
+            </label>
+          </div>
+
+          <div
+            aria-live="polite"
+            aria-atomic="true"
+            data-testid="pledge-estimate"
+            className="rounded-xl bg-brand-50 p-4 ring-1 ring-brand-100"
+          >
+            <p className="text-sm font-semibold text-brand-800">Your estimated impact</p>
+            <p className="mt-1 text-ink-900">
+              <strong className="text-2xl font-extrabold tabular-nums">
+                {formatNumber(estimate.containers)}
+              </strong>{' '}
+              meal containers
+            </p>
+            <p className="text-sm text-ink-700">
+              <strong className="font-semibold tabular-nums">{estimate.percent}%</strong> of the{' '}
+              {formatNumber(goal)} container goal
+            </p>
+          </div>
+
+          <DialogFooter className="mt-2">
+            <DialogClose asChild>
+              <Button variant="outline">Cancel</Button>
+            </DialogClose>
+            <Button type="submit" disabled={submitting}>
+              {submitting ? 'Submitting...' : 'Submit Pledge'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
