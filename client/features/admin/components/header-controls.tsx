@@ -8,7 +8,7 @@ import { useAdminAuth } from '../../admin-auth/context';
 import { PostUpdateDialog } from './post-update-dialog';
 import { ProgressDialog } from './progress-dialog';
 
-const iconButton = 'h-10 w-10 text-current hover:bg-black/10';
+const iconButton = 'h-10 w-10 text-ink-600 hover:bg-ink-100 hover:text-ink-900';
 
 /**
  * The header's admin icon buttons after login (SPEC 2). Default export, no props: the public
