@@ -1,0 +1,78 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { campaignSchema } from '../../../../shared/schemas/campaign';
+import { CampaignLightbox } from './campaign-lightbox';
+
+const campaign = campaignSchema.parse(
+  JSON.parse(
+    readFileSync(path.resolve(import.meta.dirname, '../../../../config/campaign.json'), 'utf8'),
+  ),
+);
+
+const box = () => screen.queryByTestId('campaign-lightbox');
+
+beforeEach(() => {
+  localStorage.clear();
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe('CampaignLightbox', () => {
+  it('shows the five sections and fades in after 50 ms', () => {
+    render(<CampaignLightbox campaign={campaign} />);
+    expect(box()!.dataset.phase).toBe('mounted');
+    expect(box()!.className).toContain('opacity-0');
+    for (const title of ['Context', 'Problem 1', 'Problem 2', 'Solution', 'How You Can Help'])
+      expect(screen.getByRole('heading', { name: title })).toBeTruthy();
+    expect(box()!.textContent).toContain('500,000 meal containers');
+    act(() => vi.advanceTimersByTime(49));
+    expect(box()!.dataset.phase).toBe('mounted');
+    act(() => vi.advanceTimersByTime(1));
+    expect(box()!.dataset.phase).toBe('visible');
+    expect(box()!.className).toContain('opacity-100');
+  });
+
+  it('closes on a click anywhere, fades out over 300 ms and remembers it', () => {
+    render(<CampaignLightbox campaign={campaign} />);
+    act(() => vi.advanceTimersByTime(50));
+    fireEvent.click(screen.getByText('Solution'));
+    expect(localStorage.getItem('hasSeenCampaignContext')).not.toBeNull();
+    expect(box()!.dataset.phase).toBe('leaving');
+    expect(box()!.className).toContain('opacity-0');
+    act(() => vi.advanceTimersByTime(299));
+    expect(box()).not.toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(box()).toBeNull();
+  });
+
+  it('closes with its close button', () => {
+    render(<CampaignLightbox campaign={campaign} />);
+    act(() => vi.advanceTimersByTime(50));
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    act(() => vi.advanceTimersByTime(300));
+    expect(box()).toBeNull();
+    expect(localStorage.getItem('hasSeenCampaignContext')).not.toBeNull();
+  });
+
+  it('closes by itself after 30 seconds', () => {
+    render(<CampaignLightbox campaign={campaign} />);
+    act(() => vi.advanceTimersByTime(29_999));
+    expect(box()!.dataset.phase).toBe('visible');
+    act(() => vi.advanceTimersByTime(1));
+    expect(box()!.dataset.phase).toBe('leaving');
+    act(() => vi.advanceTimersByTime(300));
+    expect(box()).toBeNull();
+    expect(localStorage.getItem('hasSeenCampaignContext')).not.toBeNull();
+  });
+
+  it('does not show once seen', () => {
+    localStorage.setItem('hasSeenCampaignContext', 'true');
+    render(<CampaignLightbox campaign={campaign} />);
+    expect(box()).toBeNull();
+  });
+});

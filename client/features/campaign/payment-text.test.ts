@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { campaignSchema } from '../../../shared/schemas/campaign';
+import { paymentFileName, paymentInstructionsText } from './payment-text';
+
+const campaign = campaignSchema.parse(
+  JSON.parse(
+    readFileSync(path.resolve(import.meta.dirname, '../../../config/campaign.json'), 'utf8'),
+  ),
+);
+
+describe('payment instructions file', () => {
+  it('is named after the supplier brand', () => {
+    expect(paymentFileName(campaign)).toBe(`${campaign.supplierBrand}-Payment-Instructions.txt`);
+    expect(paymentFileName({ ...campaign, supplierBrand: 'Acme-Pack' })).toBe(
+      'Acme-Pack-Payment-Instructions.txt',
+    );
+  });
+
+  it('carries every bank detail, the e-mail contact and the operation name', () => {
+    const text = paymentInstructionsText(campaign);
+    const { usdWire, jmdTransfer, confirmationEmail, operationName } = campaign.payment;
+    for (const value of [
+      usdWire.beneficiary,
+      usdWire.bank,
+      usdWire.branch,
+      usdWire.accountNumber,
+      usdWire.accountType,
+      usdWire.swift,
+      usdWire.intermediaryBank.name,
+      usdWire.intermediaryBank.address,
+      usdWire.intermediaryBank.swift,
+      usdWire.intermediaryBank.aba,
+      jmdTransfer.accountNumber,
+      jmdTransfer.branch,
+      confirmationEmail,
+      operationName,
+    ])
+      expect(text).toContain(value);
+    expect(text).toContain('Account Type: Savings');
+    expect(text).toContain('ABA Number: ');
+    expect(text.indexOf('USD WIRE TRANSFER')).toBeLessThan(text.indexOf('JMD LOCAL BANK TRANSFER'));
+  });
+});

@@ -1,0 +1,93 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ProgressBar } from './progress-bar';
+import { progressView } from './progress-math';
+import { ProgressTiles } from './progress-tiles';
+
+afterEach(cleanup);
+
+describe('progressView', () => {
+  it('shows one decimal and caps at 100', () => {
+    expect(progressView(123_456, 500_000).percentLabel).toBe('24.7%');
+    expect(progressView(0, 500_000).percentLabel).toBe('0.0%');
+    expect(progressView(750_000, 500_000)).toMatchObject({ percent: 100, percentLabel: '100.0%' });
+    expect(progressView(750_000, 500_000).remaining).toBe(0);
+  });
+
+  it('floors a negative total at 0 and uses the 500000 goal when none is given', () => {
+    expect(progressView(-500)).toMatchObject({ percent: 0, goal: 500_000, remaining: 500_000 });
+    expect(progressView(1000, 0).goal).toBe(500_000);
+  });
+
+  it('puts the label inside only above 8 percent', () => {
+    expect(progressView(40_000, 500_000).labelInside).toBe(false); // exactly 8.0
+    expect(progressView(40_500, 500_000).labelInside).toBe(true); // 8.1
+    expect(progressView(39_999, 500_000).labelInside).toBe(false);
+  });
+});
+
+describe('ProgressBar', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('renders pledged, goal, remaining and meals', () => {
+    render(<ProgressBar currentAmount={123_456} goalAmount={500_000} />);
+    const text = document.body.textContent!;
+    expect(text).toContain('123,456');
+    expect(text).toContain('containers pledged');
+    expect(text).toContain('500,000');
+    expect(text).toMatch(/376,544\s*containers remaining/);
+    expect(text).toMatch(/376,544\s*meals/);
+    expect(screen.getByTestId('progress-label').textContent).toBe('24.7%');
+  });
+
+  it('animates the fill from 0 after about 100 ms', () => {
+    render(<ProgressBar currentAmount={250_000} goalAmount={500_000} />);
+    const fill = screen.getByTestId('progress-fill');
+    expect(fill.style.width).toBe('0%');
+    act(() => vi.advanceTimersByTime(99));
+    expect(fill.style.width).toBe('0%');
+    act(() => vi.advanceTimersByTime(1));
+    expect(fill.style.width).toBe('50%');
+  });
+
+  it('places the label inside the fill above 8 percent, outside otherwise', () => {
+    const { unmount } = render(<ProgressBar currentAmount={50_000} goalAmount={500_000} />);
+    let label = screen.getByTestId('progress-label');
+    expect(screen.getByTestId('progress-fill').contains(label)).toBe(true);
+    expect(label.textContent).toBe('10.0%');
+    unmount();
+
+    render(<ProgressBar currentAmount={40_000} goalAmount={500_000} />);
+    label = screen.getByTestId('progress-label');
+    expect(screen.getByTestId('progress-fill').contains(label)).toBe(false);
+    expect(screen.getByRole('progressbar').contains(label)).toBe(false);
+    expect(label.textContent).toBe('8.0%');
+  });
+
+  it('caps the bar at 100 percent', () => {
+    render(<ProgressBar currentAmount={600_000} goalAmount={500_000} />);
+    act(() => vi.advanceTimersByTime(100));
+    expect(screen.getByTestId('progress-fill').style.width).toBe('100%');
+    expect(screen.getByTestId('progress-label').textContent).toBe('100.0%');
+    expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+  });
+
+  it('shows a skeleton while loading', () => {
+    render(<ProgressBar isLoading />);
+    expect(screen.getByTestId('progress-skeleton')).toBeTruthy();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+});
+
+describe('ProgressTiles', () => {
+  it('shows the donor count and the percent complete', () => {
+    render(<ProgressTiles donorCount={1234} currentAmount={123_456} goalAmount={500_000} />);
+    const donors = screen.getByTestId('tile-donors');
+    expect(donors.querySelector('dt')!.textContent).toBe('Donors');
+    expect(donors.querySelector('dd')!.textContent).toBe('1,234');
+    const complete = screen.getByTestId('tile-complete');
+    expect(complete.querySelector('dt')!.textContent).toBe('Complete');
+    expect(complete.querySelector('dd')!.textContent).toBe('24.7%');
+  });
+});
