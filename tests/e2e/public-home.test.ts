@@ -1,0 +1,142 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser, seriousA11yViolations } from './support/browser';
+import { startServer, type RunningServer } from './support/server';
+
+/**
+ * The public home on a fresh campaign: the first-visit lightbox, empty states, the 404 page and
+ * axe on each. One server and one browser profile for the file (the lightbox's flag lives in it).
+ */
+let server: RunningServer;
+let page: Page;
+let closeBrowser: () => Promise<void>;
+
+beforeAll(async () => {
+  server = await startServer();
+  const browser = await openBrowser({ viewport: { width: 390, height: 844 } });
+  page = browser.page;
+  closeBrowser = browser.close;
+});
+
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+});
+
+const lightbox = () => page.getByTestId('campaign-lightbox');
+const seenFlag = () => page.evaluate(() => localStorage.getItem('hasSeenCampaignContext'));
+
+describe('campaign-context lightbox', () => {
+  it('shows on the first visit with its five sections, keeps focus inside, and closes on a click anywhere', async () => {
+    await page.goto(server.baseUrl);
+    const box = lightbox();
+    await box.waitFor();
+    for (const title of ['Context', 'Problem 1', 'Problem 2', 'Solution', 'How You Can Help'])
+      await box.getByRole('heading', { name: title, exact: true }).waitFor();
+    expect(await box.innerText()).toContain('500,000 meal containers');
+    await expect.poll(() => box.getAttribute('data-phase')).toBe('visible');
+    expect(await seenFlag()).toBeNull();
+
+    // Focus stays inside while it is open.
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('Tab');
+      expect(await box.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    }
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // A click on the dimmed page around it closes it (and does not press what is underneath).
+    await page.mouse.click(8, 830);
+    await box.waitFor({ state: 'detached' });
+    expect(await seenFlag()).not.toBeNull();
+    expect(page.url()).toBe(`${server.baseUrl}/`);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('does not show again after it was dismissed', async () => {
+    await page.reload();
+    await page.getByRole('heading', { name: 'Recent Pledges' }).waitFor();
+    await page.waitForTimeout(200); // longer than the 50 ms fade-in delay
+    expect(await lightbox().count()).toBe(0);
+  });
+
+  it('closes with its close button, and by itself after 30 seconds', async () => {
+    const fresh = await openBrowser({ reducedMotion: true });
+    try {
+      const p = fresh.page;
+      await p.clock.install();
+      await p.goto(server.baseUrl);
+      const box = p.getByTestId('campaign-lightbox');
+      await box.waitFor();
+      await p.clock.runFor(29_000);
+      expect(await box.count()).toBe(1);
+      await p.clock.runFor(1_500);
+      await box.waitFor({ state: 'detached' });
+      expect(await p.evaluate(() => localStorage.getItem('hasSeenCampaignContext'))).not.toBeNull();
+
+      await p.evaluate(() => localStorage.clear());
+      await p.reload();
+      await box.waitFor();
+      await box.getByRole('button', { name: 'Close' }).click();
+      await p.clock.runFor(500);
+      await box.waitFor({ state: 'detached' });
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('home on an empty campaign', () => {
+  it('renders from the embedded data, with the empty states and zero totals', async () => {
+    const requests: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/')) requests.push(r.url());
+    });
+    await page.goto(server.baseUrl);
+    await page.getByRole('heading', { name: 'Be the First Supporter' }).waitFor();
+    await page.getByRole('heading', { name: 'No Updates Yet' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Meals for Recovery Jamaica' }).waitFor();
+    expect(await page.getByTestId('tile-donors').locator('dd').innerText()).toBe('0');
+    expect(await page.getByTestId('tile-complete').locator('dd').innerText()).toBe('0.0%');
+    expect(await page.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('0');
+    // Two Pledge Now buttons: the header's and the one under the progress bar.
+    expect(await page.getByRole('button', { name: 'Pledge Now' }).count()).toBe(2);
+    // Admin login icon and partner links.
+    expect(await page.getByRole('link', { name: 'Admin login' }).getAttribute('href')).toBe(
+      '/admin',
+    );
+    const partner = page.getByRole('link', { name: /Island Hope Relief Trust/ });
+    expect(await partner.getAttribute('href')).toBe('https://example.org/island-hope');
+    expect(await page.getByRole('contentinfo').innerText()).toContain(
+      'Donations are voluntary and non-refundable except as required by law.',
+    );
+    // The first screen needed no API call (no request chain).
+    await page.waitForLoadState('networkidle');
+    expect(requests).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('serves the favicon, robots.txt and the partner logos', async () => {
+    for (const path of [
+      '/favicon.svg',
+      '/robots.txt',
+      '/logos/island-hope.svg',
+      '/logos/greenbox.svg',
+    ]) {
+      const res = await fetch(`${server.baseUrl}${path}`);
+      expect(res.status, path).toBe(200);
+    }
+  });
+});
+
+describe('404', () => {
+  it('answers an unknown path with status 404 and the "404 Page Not Found" page', async () => {
+    const res = await page.goto(`${server.baseUrl}/no-such-page`);
+    expect(res?.status()).toBe(404);
+    await page.getByRole('heading', { level: 1, name: '404 Page Not Found' }).waitFor();
+    expect(await page.title()).toBe('404 Page Not Found');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Return to Campaign' }).click();
+    await page.getByRole('heading', { name: 'Recent Pledges' }).waitFor();
+    expect(page.url()).toBe(`${server.baseUrl}/`);
+  });
+});
