@@ -18,7 +18,7 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurity } from './plugins/security';
 import { registerSpa } from './plugins/spa';
 import { LocalObjectStorage } from './storage/local-storage';
-import { logRedaction, logSerializers } from './lib/logging';
+import { logRedaction, logSerializers, RequestLogController } from './lib/logging';
 import { randomBytes } from 'node:crypto';
 
 export interface AppContext {
@@ -85,6 +85,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
             serializers: logSerializers,
             ...(typeof opts.logger === 'object' ? opts.logger : {}),
           },
+    logController: new RequestLogController(),
     // A hop count is valid for Fastify (proxy-addr) though its type omits it.
     trustProxy: config.trustProxy as boolean | string,
     bodyLimit: 1024 * 1024,
