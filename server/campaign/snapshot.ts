@@ -4,9 +4,12 @@ import type { Progress } from '../../shared/schemas/progress';
 import type { DeliveryUpdate } from '../../shared/schemas/update';
 import type { Db } from '../db/client';
 import { Mutex } from '../lib/mutex';
+import { CachedBody } from './cached-body';
 import * as pledgeRepo from '../modules/pledges/repo';
 import * as progressRepo from '../modules/progress/repo';
 import * as updateRepo from '../modules/updates/repo';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** How many newest pledges stay in memory: enough for ?limit= up to this without SQL. */
 export const SNAPSHOT_RECENT = 50;
@@ -29,8 +32,8 @@ export class CampaignSnapshot {
   private progressUpdatedAt = new Date(0);
   private recent: PublicPledge[] = [];
   private updates: DeliveryUpdate[] = [];
-  /** Cached JSON bodies, rebuilt lazily after a change. */
-  private cache = new Map<string, string>();
+  /** Response bodies, rebuilt lazily after a change. */
+  private cache = new Map<string, CachedBody>();
   /** Listeners told after every change (e.g. NOTIFY to other instances). */
   onChange: (() => void) | undefined;
 
@@ -60,18 +63,26 @@ export class CampaignSnapshot {
     return this.updates;
   }
 
-  /** A response body computed once per change, for the hot public endpoints. */
-  memo(key: string, build: () => string): string {
+  /** A response body computed once per change, for the hot public endpoints (see sendCached). */
+  body(key: string, contentType: string, build: () => string): CachedBody {
     let body = this.cache.get(key);
     if (body === undefined) {
-      body = build();
+      body = new CachedBody(build(), contentType);
       this.cache.set(key, body);
     }
     return body;
   }
 
+  jsonBody(key: string, build: () => unknown): CachedBody {
+    return this.body(key, JSON_TYPE, () => JSON.stringify(build()));
+  }
+
+  memo(key: string, build: () => string): string {
+    return this.body(key, 'text/plain; charset=utf-8', build).text;
+  }
+
   json(key: string, build: () => unknown): string {
-    return this.memo(key, () => JSON.stringify(build()));
+    return this.jsonBody(key, build).text;
   }
 
   /** Full reload from the database (start-up, admin edits, changes made by other instances). */

@@ -5,9 +5,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InitialData } from '../../shared/api-types';
 import { RECENT_PLEDGES_LIMIT } from '../../shared/constants';
 import type { AppContext } from '../app';
+import { sendCached } from '../campaign/cached-body';
 
 /** Routes of the client app (SPEC 2); any other path gets the app with status 404. */
 const APP_ROUTES = new Set(['/', '/payment-instructions', '/admin']);
+const HTML_TYPE = 'text/html; charset=utf-8';
 const PLACEHOLDER = '<!--initial-data-->';
 /** How many delivery updates the first screen carries; the rest load on demand. */
 export const INITIAL_UPDATES = 12;
@@ -46,8 +48,8 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
   }
 
   // The first screen's data travels inside the HTML: no request chain before it renders.
-  function html(isAuthenticated: boolean): string {
-    return snapshot.memo(isAuthenticated ? 'html:admin' : 'html', () => {
+  function html(isAuthenticated: boolean) {
+    return snapshot.body(isAuthenticated ? 'html:admin' : 'html', HTML_TYPE, () => {
       const data: InitialData = {
         isAuthenticated,
         campaign: config.campaign,
@@ -61,11 +63,8 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
 
   function sendApp(request: FastifyRequest, reply: FastifyReply, status: number) {
     // Not cached by shared caches: it carries live campaign numbers.
-    return reply
-      .code(status)
-      .header('Cache-Control', 'private, no-cache')
-      .type('text/html; charset=utf-8')
-      .send(html(request.isAdmin));
+    reply.code(status).header('Cache-Control', 'private, no-cache');
+    return sendCached(request, reply, html(request.isAdmin));
   }
 
   for (const route of APP_ROUTES) {

@@ -8,6 +8,7 @@ import {
 } from '../../../shared/schemas/pledge';
 import { NO_CHANGES_MESSAGE } from '../../../shared/schemas/update';
 import type { AppContext } from '../../app';
+import { sendCached } from '../../campaign/cached-body';
 import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
@@ -37,9 +38,8 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     }
     reply.header('Cache-Control', 'no-cache');
     if (limit !== undefined && snapshot.canServeRecent(limit)) {
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(snapshot.json(`pledges:${limit}`, () => snapshot.recentPledges(limit)));
+      const body = snapshot.jsonBody(`pledges:${limit}`, () => snapshot.recentPledges(limit));
+      return sendCached(request, reply, body);
     }
     return (await repo.listPledges(db, limit)).map(repo.toPublicPledge);
   });
