@@ -37,7 +37,10 @@ describe('admin sign-in', () => {
     const login = dialog(page, 'Admin Access');
     await login.waitFor();
     // The open modal hides the page from the accessibility tree: look behind it.
-    const heading = page.getByRole('heading', { name: 'Admin Access Required', includeHidden: true });
+    const heading = page.getByRole('heading', {
+      name: 'Admin Access Required',
+      includeHidden: true,
+    });
     expect(await heading.isVisible()).toBe(true);
     for (const [role, name] of [
       ['button', 'Login as Admin'],
