@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploadImage } from '../fixtures';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import {
+  adminPledge,
+  createPledge,
+  everything,
+  listRoutes,
+  rawRequest,
+  sleep,
+} from './support/http';
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Mutating routes anyone may call: pledging, logging in and out, and the signed upload PUT. */
+const PUBLIC_WRITES = new Set([
+  'POST /api/pledges',
+  'POST /api/admin/login',
+  'POST /api/admin/logout',
+  'PUT /api/objects/uploads/:id',
+]);
+/** Reads that expose admin data. */
+const ADMIN_READS = ['/api/admin/pledges', '/api/pledges/export'];
+
+/** Threats 5-7: admin actions without (or with a forged) session. */
+describe('access control', () => {
+  let t: TestApp;
+  let cookie: string;
+  let pledgeId: string;
+  let updateId: string;
+  let imageUrl: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    cookie = await t.login();
+    ({ id: pledgeId } = await createPledge(t, { name: 'Victim Vera' }));
+    imageUrl = await uploadImage(t, cookie);
+    const res = await t.request('/api/updates', {
+      method: 'POST',
+      cookie,
+      json: { imageUrl, recipient: 'Shelter A', containerCount: 10, deliveryDate: '2025-01-05' },
+    });
+    expect(res.status).toBe(201);
+    updateId = ((await res.json()) as { id: string }).id;
+  });
+  afterAll(() => t.close());
+
+  /** A body that would succeed with a session, so only the missing session stops it. */
+  function attack(method: string, url: string) {
+    const path = url
+      .replace('/api/pledges/:id', `/api/pledges/${pledgeId}`)
+      .replace('/api/updates/:id', `/api/updates/${updateId}`);
+    const bodies: Record<string, unknown> = {
+      'PUT /api/progress': { manualAdjustment: 999, goalAmount: 5 },
+      'PATCH /api/pledges/:id': { updates: { name: 'Hacked', amount: 999999 } },
+      'PUT /api/pledges/:id/confirm': {},
+      'POST /api/updates': {
+        imageUrl,
+        recipient: 'Hacked',
+        containerCount: 1,
+        deliveryDate: '2025-01-01',
+      },
+      'PATCH /api/updates/:id': { updates: { recipient: 'Hacked' } },
+      'POST /api/objects/upload': {},
+    };
+    return { path, json: bodies[`${method} ${url}`] };
+  }
+
+  const forgedCookies = [
+    undefined,
+    'sid=',
+    'sid=garbage',
+    `sid=${'A'.repeat(43)}`,
+    `sid=${Buffer.from(randomUUID() + randomUUID())
+      .toString('base64url')
+      .slice(0, 43)}`,
+  ];
+
+  it('5. every mutating admin call without a valid session is 401, and nothing changes', async () => {
+    const routes = listRoutes(t.app).filter(
+      (r) => r.url.startsWith('/api/') && MUTATING.has(r.method),
+    );
+    const adminWrites = routes.filter((r) => !PUBLIC_WRITES.has(`${r.method} ${r.url}`));
+    // The known admin writes are all there (the route tree was read correctly).
+    expect(adminWrites.map((r) => `${r.method} ${r.url}`).sort()).toEqual(
+      expect.arrayContaining([
+        'DELETE /api/pledges/:id',
+        'DELETE /api/updates/:id',
+        'PATCH /api/pledges/:id',
+        'PATCH /api/updates/:id',
+        'POST /api/objects/upload',
+        'POST /api/updates',
+        'PUT /api/pledges/:id/confirm',
+        'PUT /api/progress',
+      ]),
+    );
+
+    const before = await everything(t, cookie);
+    for (const route of adminWrites) {
+      for (const forged of forgedCookies) {
+        const { path, json } = attack(route.method, route.url);
+        const res = await t.request(path, { method: route.method, json, cookie: forged });
+        expect(res.status, `${route.method} ${path} cookie=${forged}`).toBe(401);
+        expect(await res.json()).toEqual({ message: 'Admin session required' });
+      }
+    }
+    for (const url of ADMIN_READS) {
+      for (const forged of forgedCookies) {
+        const res = await t.request(url, { cookie: forged });
+        expect(res.status, `${url} ${forged}`).toBe(401);
+      }
+    }
+    // Without a session the list is the public one: no e-mail, no payment state.
+    const anonList = await (await t.request('/api/pledges')).text();
+    expect(anonList).not.toContain('@');
+    expect(anonList).not.toContain('isPaid');
+
+    expect(await everything(t, cookie)).toEqual(before);
+    expect((await adminPledge(t, cookie, pledgeId))?.isPaid).toBe(false);
+  });
+
+  it('6. malformed ids are 400, unknown ids 404, and a second confirm changes nothing', async () => {
+    const malformed = [
+      'abc',
+      '123',
+      '00000000-0000-0000-0000-00000000000g',
+      `${pledgeId}x`,
+      `${pledgeId.slice(0, -1)}`,
+      "1'%20OR%20'1'%3D'1",
+      '%00',
+      '%2e%2e',
+      'null',
+      '-1',
+      'a'.repeat(150),
+    ];
+    const unknown = randomUUID();
+    const targets = [
+      (id: string) => ({ method: 'PUT', path: `/api/pledges/${id}/confirm`, json: {} }),
+      (id: string) => ({
+        method: 'PATCH',
+        path: `/api/pledges/${id}`,
+        json: { updates: { name: 'X' } },
+      }),
+      (id: string) => ({ method: 'DELETE', path: `/api/pledges/${id}`, json: undefined }),
+      (id: string) => ({
+        method: 'PATCH',
+        path: `/api/updates/${id}`,
+        json: { updates: { recipient: 'X' } },
+      }),
+      (id: string) => ({ method: 'DELETE', path: `/api/updates/${id}`, json: undefined }),
+    ];
+    const before = await everything(t, cookie);
+    for (const target of targets) {
+      for (const id of malformed) {
+        const { method, path, json } = target(id);
+        const res = await rawRequest(t.baseUrl, {
+          method,
+          path,
+          headers: { cookie, 'content-type': 'application/json' },
+          body: json === undefined ? undefined : JSON.stringify(json),
+        });
+        expect(res.status, `${method} ${path}`).toBe(400);
+        expect(JSON.parse(res.body).message).toMatch(/^Invalid (pledge|update) id$/);
+      }
+      const { method, path, json } = target(unknown);
+      const res = await t.request(path, { method, cookie, json });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    expect(await everything(t, cookie)).toEqual(before);
+
+    const first = await t.request(`/api/pledges/${pledgeId}/confirm`, {
+      method: 'PUT',
+      cookie,
+      json: {},
+    });
+    expect(first.status).toBe(200);
+    const confirmedAt = ((await first.json()) as { paymentConfirmedAt: string }).paymentConfirmedAt;
+    expect(confirmedAt).toBeTruthy();
+    await sleep(20);
+    const second = await t.request(`/api/pledges/${pledgeId}/confirm`, {
+      method: 'PUT',
+      cookie,
+      json: {},
+    });
+    expect(second.status).toBe(200);
+    expect(((await second.json()) as { paymentConfirmedAt: string }).paymentConfirmedAt).toBe(
+      confirmedAt,
+    );
+    expect((await adminPledge(t, cookie, pledgeId))?.paymentConfirmedAt).toBe(confirmedAt);
+  });
+
+  it('7. a session cookie with one character changed is refused', async () => {
+    const good = await t.login();
+    const token = good.slice('sid='.length);
+    expect((await t.request('/api/admin/pledges', { cookie: good })).status).toBe(200);
+    const positions = [0, 1, 21, 41, 42];
+    for (const i of positions) {
+      const c = token[i] === 'A' ? 'B' : 'A';
+      const forged = `sid=${token.slice(0, i)}${c}${token.slice(i + 1)}`;
+      const res = await t.request('/api/admin/pledges', { cookie: forged });
+      expect(res.status, `position ${i}`).toBe(401);
+      const check = await t.request('/api/admin/check', { cookie: forged });
+      expect(await check.json()).toEqual({ isAuthenticated: false });
+    }
+    // Longer, shorter, and case-flipped variants too.
+    for (const forged of [`${good}A`, good.slice(0, -1), `sid=${token.toUpperCase()}`]) {
+      expect((await t.request('/api/admin/pledges', { cookie: forged })).status).toBe(401);
+    }
+    // The real one still works: the attempts did not lock it out or revoke it.
+    expect((await t.request('/api/admin/pledges', { cookie: good })).status).toBe(200);
+  });
+});
