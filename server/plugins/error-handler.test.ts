@@ -26,7 +26,7 @@ describe('bad requests never cause a 500', () => {
 
   const raw = (
     url: string,
-    body: string | Uint8Array,
+    body: string | Uint8Array<ArrayBuffer>,
     type: string | null = 'application/json',
     method = 'POST',
     withCookie = false,

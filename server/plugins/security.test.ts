@@ -19,7 +19,7 @@ describe('cross-site requests', () => {
       { origin: 'null' },
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
-    ]) {
+    ] as Record<string, string>[]) {
       const res = await t.request('/api/progress', {
         method: 'PUT',
         cookie,
@@ -37,7 +37,7 @@ describe('cross-site requests', () => {
       { origin: t.baseUrl, 'sec-fetch-site': 'same-origin' },
       { origin: 'https://relief.example.org' },
       {},
-    ]) {
+    ] as Record<string, string>[]) {
       const res = await t.request('/api/pledges', { method: 'POST', headers, json: body });
       expect(res.status, JSON.stringify(headers)).toBe(201);
     }
