@@ -105,7 +105,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const campaignFile = path.resolve(
     PROJECT_ROOT,
-    (parsed.success && parsed.data.CAMPAIGN_CONFIG) || 'config/campaign.json',
+    // Read even when another variable is bad, so one run reports the campaign file's problems too.
+    (typeof cleaned.CAMPAIGN_CONFIG === 'string' && cleaned.CAMPAIGN_CONFIG) ||
+      'config/campaign.json',
   );
   const { campaign, problems: campaignProblems } = loadCampaign(campaignFile);
   problems.push(...campaignProblems);
