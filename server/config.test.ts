@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import campaign from '../config/campaign.json';
+import { ConfigError, loadConfig } from './config';
+import { acquireDataDirLock } from './db/data-dir-lock';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'relief-config-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).problems;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 5000,
+      host: '0.0.0.0',
+      dataDir: path.resolve('./data'),
+      rateLimitLoginPerMinute: 10,
+      rateLimitPledgesPerMinute: 300,
+      trustProxy: false,
+      sessionTtlMs: 12 * 3600_000,
+      sessionIdleMs: 120 * 60_000,
+      logLevel: 'info',
+      pgliteFsync: true,
+    });
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.adminPassword).toBeUndefined();
+    expect(c.campaign.supplierBrand).toBe(campaign.supplierBrand);
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: tmp,
+      DATABASE_URL: 'postgresql://u@db:5432/relief',
+      ADMIN_PASSWORD: 'long-enough-password',
+      PUBLIC_URL: 'https://relief.example.org/',
+      RATE_LIMIT_LOGIN_PER_MINUTE: '0',
+      RATE_LIMIT_PLEDGES_PER_MINUTE: '0',
+      TRUST_PROXY: '1',
+      SESSION_TTL_HOURS: '2',
+      SESSION_IDLE_MINUTES: '30',
+      LOG_LEVEL: 'warn',
+      PGLITE_FSYNC: 'off',
+    });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: tmp,
+      databaseUrl: 'postgresql://u@db:5432/relief',
+      adminPassword: 'long-enough-password',
+      publicUrl: 'https://relief.example.org',
+      rateLimitLoginPerMinute: 0,
+      rateLimitPledgesPerMinute: 0,
+      trustProxy: 1,
+      sessionTtlMs: 2 * 3600_000,
+      sessionIdleMs: 30 * 60_000,
+      logLevel: 'warn',
+      pgliteFsync: false,
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', ADMIN_PASSWORD: '', DATABASE_URL: '' })).toMatchObject({
+      port: 5000,
+      adminPassword: undefined,
+      databaseUrl: undefined,
+    });
+  });
+
+  it('lists every bad value at once', () => {
+    const problems = problemsOf({
+      PORT: '70000',
+      DATABASE_URL: 'mysql://x',
+      ADMIN_PASSWORD: 'short',
+      PUBLIC_URL: 'javascript:alert(1)',
+      RATE_LIMIT_LOGIN_PER_MINUTE: '-1',
+      SESSION_TTL_HOURS: '0',
+      LOG_LEVEL: 'loud',
+      PGLITE_FSYNC: 'maybe',
+    });
+    const keys = problems.map((p) => p.split(':')[0]);
+    expect(keys.sort()).toEqual(
+      [
+        'PORT',
+        'DATABASE_URL',
+        'ADMIN_PASSWORD',
+        'PUBLIC_URL',
+        'RATE_LIMIT_LOGIN_PER_MINUTE',
+        'SESSION_TTL_HOURS',
+        'LOG_LEVEL',
+        'PGLITE_FSYNC',
+      ].sort(),
+    );
+    expect(problems.find((p) => p.startsWith('ADMIN_PASSWORD'))).toContain(
+      'must be at least 8 characters',
+    );
+  });
+
+  it('validates the campaign file and names the broken field', () => {
+    const file = path.join(tmp, 'campaign.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ ...campaign, payment: { ...campaign.payment, confirmationEmail: 'nope' } }),
+    );
+    const problems = problemsOf({ CAMPAIGN_CONFIG: file, PORT: 'x' });
+    expect(problems).toHaveLength(2);
+    expect(problems.some((p) => p.startsWith('PORT'))).toBe(true);
+    expect(problems.some((p) => p.includes('payment.confirmationEmail'))).toBe(true);
+
+    writeFileSync(file, '{ not json');
+    expect(problemsOf({ CAMPAIGN_CONFIG: file })[0]).toMatch(/campaign config .*campaign\.json/);
+    expect(problemsOf({ CAMPAIGN_CONFIG: path.join(tmp, 'missing.json') })[0]).toMatch(
+      /ENOENT|no such file/,
+    );
+  });
+});
+
+describe('DATA_DIR lock', () => {
+  it('refuses a second holder while the first lives, and frees on release', () => {
+    const dir = mkdtempSync(path.join(tmp, 'lock-'));
+    // A lock of another live process (our parent) blocks.
+    writeFileSync(path.join(dir, 'server.lock'), String(process.ppid));
+    expect(() => acquireDataDirLock(dir)).toThrow(
+      /Another server process \(pid \d+\) is already using DATA_DIR/,
+    );
+  });
+
+  it('takes over a lock left by a dead process', () => {
+    const dir = mkdtempSync(path.join(tmp, 'lock-'));
+    writeFileSync(path.join(dir, 'server.lock'), '2147483646');
+    const release = acquireDataDirLock(dir);
+    release();
+    const again = acquireDataDirLock(dir);
+    again();
+  });
+});
