@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCookie, createUpdate } from './support/admin-api';
 import { openBrowser, seriousA11yViolations } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 
@@ -138,5 +139,44 @@ describe('404', () => {
     await page.getByRole('link', { name: 'Return to Campaign' }).click();
     await page.getByRole('heading', { name: 'Recent Pledges' }).waitFor();
     expect(page.url()).toBe(`${server.baseUrl}/`);
+  });
+});
+
+describe('delivery updates', () => {
+  it('shows update cards and loads the ones after the first 12 on demand', async () => {
+    const cookie = await adminCookie(server.baseUrl);
+    // 13 updates, one per day: the feed is newest first, so day 13 leads and day 1 comes last.
+    for (let day = 1; day <= 13; day++)
+      await createUpdate(server.baseUrl, cookie, {
+        recipient: `Parish Shelter ${day}`,
+        containerCount: 100 * day,
+        deliveryDate: `2025-01-${String(day).padStart(2, '0')}`,
+      });
+
+    await page.goto(server.baseUrl);
+    const section = page.getByRole('region', { name: 'Delivery Updates' });
+    const cards = section.getByRole('article');
+    await section.getByRole('img', { name: 'Delivery to Parish Shelter 13' }).waitFor();
+    expect(await cards.count()).toBe(12);
+    const first = cards.first();
+    const text = await first.innerText();
+    expect(text).toContain('Parish Shelter 13');
+    expect(text).toContain('1,300 units');
+    expect(text).toContain('Jan 13, 2025');
+    const img = first.getByRole('img');
+    expect(await img.getAttribute('loading')).toBe('lazy');
+    expect(await img.getAttribute('srcset')).toMatch(/\?w=400 400w/);
+    expect(await img.getAttribute('width')).toBeTruthy();
+    expect(await section.getByText('Parish Shelter 1', { exact: true }).count()).toBe(0);
+
+    await section.getByRole('button', { name: 'Show more updates' }).click();
+    await section.getByText('Parish Shelter 1', { exact: true }).waitFor();
+    expect(await cards.count()).toBe(13);
+    expect(await section.getByRole('button', { name: 'Show more updates' }).count()).toBe(0);
+    // The first new card has the focus, so keyboard users carry on from there.
+    expect(
+      await page.evaluate(() => document.activeElement?.textContent?.includes('Parish Shelter 1')),
+    ).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
   });
 });
