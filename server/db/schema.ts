@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   date,
@@ -24,8 +25,11 @@ export const pledges = pgTable(
     currency: text('currency', { enum: ['USD', 'JMD'] })
       .notNull()
       .default('USD'),
-    /** floor(amount / unit price), stored so totals are one SUM (DECISIONS 1). */
-    containers: integer('containers').notNull(),
+    /**
+     * floor(amount / unit price), stored so totals are one SUM (DECISIONS 1). bigint: the largest
+     * pledge (US$1,000,000,000) is 9,090,909,090 containers, beyond a 32-bit integer.
+     */
+    containers: bigint('containers', { mode: 'number' }).notNull(),
     isAnonymous: boolean('is_anonymous').notNull().default(false),
     isPaid: boolean('is_paid').notNull().default(false),
     paymentConfirmedAt: timestamp('payment_confirmed_at', { withTimezone: true, mode: 'date' }),

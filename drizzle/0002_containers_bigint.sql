@@ -1,0 +1,1 @@
+ALTER TABLE "pledges" ALTER COLUMN "containers" SET DATA TYPE bigint;
