@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '../../shared/containers';
 import { createPledge, screenshot, type PledgeSeed } from './support/admin-api';
 import { dialog, header, waitForToast } from './support/admin-ui';
-import { loginThroughUi, openBrowser, skipLightbox } from './support/browser';
+import { DESKTOP, loginThroughUi, openBrowser, PHONE, skipLightbox } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 
 /** Pledge management on /admin: stats, Mark Paid, edit, delete, search/filter/sort, paging, CSV, progress. */
@@ -75,6 +75,11 @@ describe('pledge management', () => {
     expect(await statText('Paid Pledges')).toBe('0');
     expect(await statText('Pending Pledges')).toBe('4');
     await screenshot(page, 'admin-dashboard');
+    if (process.env.SCREENSHOTS) {
+      await page.setViewportSize(PHONE);
+      await screenshot(page, 'admin-dashboard-phone', { fullPage: true });
+      await page.setViewportSize(DESKTOP);
+    }
   });
 
   it('lists pledges newest first with the admin columns', async () => {

@@ -67,9 +67,12 @@ const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../../docs/screensh
  * Saves docs/screenshots/<name>.png when SCREENSHOTS=1 (so an ordinary test run leaves the
  * committed images alone). Animations are settled first.
  */
-export async function screenshot(page: Page, name: string) {
+export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}) {
   if (!process.env.SCREENSHOTS) return;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.waitForTimeout(350);
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
+  await page.screenshot({
+    path: path.join(SCREENSHOT_DIR, `${name}.png`),
+    fullPage: opts.fullPage ?? false,
+  });
 }

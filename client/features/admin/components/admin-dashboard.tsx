@@ -61,15 +61,15 @@ export function AdminDashboard() {
   }
 
   return (
-    <div className="mx-auto grid max-w-7xl gap-8 px-4 py-8 sm:px-6">
-      <header className="flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
+    <div className="mx-auto grid max-w-6xl gap-8 px-4 py-8 sm:px-6">
+      <header className="flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
         <div>
           <h1 className="text-3xl font-bold text-ink-900">Admin Dashboard</h1>
           <p className="mt-1 text-ink-700">
             Confirm payments, manage pledges and post delivery updates.
           </p>
         </div>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap gap-2 lg:shrink-0 lg:justify-end">
           <Button variant="outline" onClick={() => setProgressOpen(true)}>
             <SlidersHorizontal className="h-4 w-4" aria-hidden="true" />
             Adjust Progress

@@ -8,7 +8,8 @@ import { useAdminAuth } from '../../admin-auth/context';
 import { PostUpdateDialog } from './post-update-dialog';
 import { ProgressDialog } from './progress-dialog';
 
-const iconButton = 'h-10 w-10 text-ink-600 hover:bg-ink-100 hover:text-ink-900';
+// A little smaller on phones, where the header also holds the name and Pledge Now.
+const iconButton = 'h-9 w-9 text-ink-600 hover:bg-ink-100 hover:text-ink-900 sm:h-10 sm:w-10';
 
 /**
  * The header's admin icon buttons after login (SPEC 2). Default export, no props: the public
@@ -27,7 +28,7 @@ export default function AdminHeaderControls() {
   }
 
   return (
-    <div role="group" aria-label="Admin tools" className="flex items-center gap-0.5">
+    <div role="group" aria-label="Admin tools" className="flex items-center sm:gap-0.5">
       <Tooltip content={adminControls ? 'Hide admin controls' : 'Show admin controls'}>
         <Button
           variant="ghost"

@@ -100,6 +100,7 @@ export function ProgressDialog({
               onChange={(e) => {
                 edited.current = true;
                 setValue(e.target.value);
+                setError(undefined);
               }}
               aria-invalid={error ? true : undefined}
               aria-describedby={

@@ -42,10 +42,10 @@ export function UpdateFormFields({
           <img
             src={currentImageUrl}
             alt="Delivery photo preview"
-            className="aspect-[4/3] w-full rounded-xl border border-ink-100 bg-ink-100 object-cover"
+            className="h-44 w-full rounded-xl border border-ink-100 bg-ink-100 object-cover sm:h-52"
           />
         ) : (
-          <div className="flex aspect-[4/3] w-full items-center justify-center rounded-xl border-2 border-dashed border-ink-200 bg-ink-50 p-4 text-center text-sm text-ink-600">
+          <div className="flex h-44 w-full items-center justify-center rounded-xl border-2 border-dashed border-ink-200 bg-ink-50 p-4 text-center text-sm text-ink-600 sm:h-52">
             No photo yet. Upload one photo of the delivery.
           </div>
         )}
