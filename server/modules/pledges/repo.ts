@@ -71,7 +71,7 @@ export async function insertPledges(db: DbOrTx, values: NewPledge[]): Promise<Pl
       coalesce(created_at, clock_timestamp())
     from unnest(
       ${col((v) => v.name)}::text[], ${col((v) => v.email)}::text[], ${col((v) => v.amount)}::int[],
-      ${col((v) => v.currency ?? 'USD')}::text[], ${col((v) => v.containers)}::int[],
+      ${col((v) => v.currency ?? 'USD')}::text[], ${col((v) => v.containers)}::bigint[],
       ${col((v) => v.isAnonymous ?? false)}::bool[], ${col((v) => v.isPaid ?? false)}::bool[],
       ${col((v) => iso(v.paymentConfirmedAt))}::timestamptz[], ${col((v) => iso(v.createdAt))}::timestamptz[]
     ) as t(name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at)
