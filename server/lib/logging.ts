@@ -12,7 +12,35 @@ export const logRedaction = {
   censor: '[redacted]',
 };
 
+interface LoggedError {
+  message?: unknown;
+  code?: unknown;
+  stack?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * Errors without the data they carry. Drizzle wraps a driver error as "Failed query: <sql>\nparams:
+ * <values>", and the values are donors' names and e-mail addresses (security suite, item 38): log
+ * the driver's own error (code and message) instead. Any other error keeps its message and stack.
+ */
+export function serializeError(err: unknown) {
+  if (!err || typeof err !== 'object') return { message: String(err) };
+  const e = err as LoggedError;
+  const message = typeof e.message === 'string' ? e.message : '';
+  if (!message.startsWith('Failed query')) {
+    return { type: err.constructor?.name, message, code: e.code, stack: e.stack };
+  }
+  const cause = (e.cause ?? {}) as LoggedError;
+  return {
+    type: 'DatabaseError',
+    message: `Failed query${typeof cause.message === 'string' ? `: ${cause.message}` : ''}`,
+    code: cause.code ?? e.code,
+  };
+}
+
 export const logSerializers = {
+  err: serializeError,
   req(request: FastifyRequest) {
     return {
       method: request.method,

@@ -64,7 +64,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.code(status).send({ message: message ?? 'The request could not be processed.' });
     }
     if (isDatabaseUnavailable(err)) {
-      request.log.error({ err: { message: err.message, code: fe.code } }, 'database unavailable');
+      request.log.error({ err }, 'database unavailable');
       return reply
         .code(503)
         .header('Retry-After', '5')
