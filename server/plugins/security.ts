@@ -80,9 +80,11 @@ function rejection(request: FastifyRequest, publicUrl: string | undefined): Http
       return new HttpError(403, 'Cross-site requests are not allowed.');
     }
   }
-  // Method override headers are never honoured; TRACE is not routed (404/405 by Fastify).
-  if (request.headers['x-http-method-override'] || request.headers['x-method-override']) {
-    return new HttpError(400, 'Method override is not supported.');
+  // Method override headers are never honoured (405: the method is not allowed as overridden);
+  // TRACE is not routed (404 by Fastify).
+  const h = request.headers;
+  if (h['x-http-method-override'] || h['x-method-override'] || h['x-http-method']) {
+    return new HttpError(405, 'Method override is not supported.');
   }
   return undefined;
 }
