@@ -208,3 +208,8 @@ export async function requestUploadUrl(): Promise<string> {
   ).json()) as UploadUrlResponse;
   return uploadURL;
 }
+
+/** The stored image's address: the signed upload URL without its query string (DECISIONS 13). */
+export function imageUrlFromUploadUrl(uploadURL: string): string {
+  return uploadURL.split('?')[0]!;
+}

@@ -4,7 +4,7 @@ import Dashboard from '@uppy/react/dashboard';
 import { useEffect, useRef, useState } from 'react';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useAdminAuth } from '../../admin-auth/context';
-import { requestUploadUrl } from '../api';
+import { imageUrlFromUploadUrl, requestUploadUrl } from '../api';
 import '@uppy/core/css/style.min.css';
 import '@uppy/dashboard/css/style.min.css';
 
@@ -13,11 +13,6 @@ export interface UploadDashboardProps {
   maxNumberOfFiles: number;
   onUploaded: (imageUrl: string) => void;
   onDone: () => void;
-}
-
-/** The stored image's address: the signed upload URL without its query string (DECISIONS 13). */
-export function imageUrlFromUploadUrl(uploadURL: string): string {
-  return uploadURL.split('?')[0]!;
 }
 
 /**
