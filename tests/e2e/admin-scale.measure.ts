@@ -57,8 +57,8 @@ async function timeIt(runs: number, fn: () => Promise<unknown>) {
 }
 
 async function main() {
-  let env: Record<string, string> = {};
-  let cleanup = async () => {};
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
   if (kind === 'pglite') {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'relief-scale-'));
     const database = await openPglite(dataDir, false);
