@@ -32,7 +32,7 @@ export function HomePage() {
           aria-hidden="true"
           className="pointer-events-none absolute -top-24 -right-24 h-96 w-96 rounded-full bg-brand-700/60 blur-3xl"
         />
-        <div className="relative mx-auto grid max-w-6xl items-center gap-8 px-4 pt-10 pb-12 sm:px-6 lg:grid-cols-[1.15fr_1fr] lg:gap-12 lg:py-16">
+        <div className="relative mx-auto grid max-w-6xl grid-cols-1 items-center gap-6 px-4 pt-7 pb-10 sm:px-6 lg:grid-cols-[minmax(0,1.15fr)_minmax(0,1fr)] lg:gap-12 lg:py-16">
           <div>
             <p className="text-sm font-bold tracking-wider text-sun-300 uppercase">
               Hurricane relief · Jamaica
@@ -40,10 +40,10 @@ export function HomePage() {
             <h1 className="mt-2 text-4xl font-extrabold tracking-tight text-balance sm:text-5xl">
               {campaign?.name ?? <Skeleton className="h-12 w-72 bg-brand-700" />}
             </h1>
-            <p className="mt-4 max-w-xl text-lg leading-relaxed text-brand-50 sm:text-xl">
+            <p className="mt-3 max-w-xl text-lg leading-relaxed text-brand-50 sm:text-xl">
               {campaign?.tagline}
             </p>
-            <p className="mt-6 inline-flex items-center gap-2 rounded-2xl bg-white/10 px-4 py-2 text-sm font-semibold text-white ring-1 ring-white/20">
+            <p className="mt-5 inline-flex items-center gap-2 rounded-2xl bg-white/10 px-4 py-2 text-sm font-semibold text-white ring-1 ring-white/20">
               <span aria-hidden="true" className="h-2 w-2 rounded-full bg-sun-400" />
               US$0.11 or J$16.72 provides one meal container
             </p>
@@ -68,7 +68,7 @@ export function HomePage() {
         </div>
       </section>
 
-      <div className="mx-auto grid max-w-6xl gap-14 px-4 py-12 sm:px-6">
+      <div className="mx-auto grid max-w-6xl grid-cols-1 gap-14 px-4 py-12 sm:px-6">
         {campaign ? <MissionCard campaign={campaign} /> : null}
         <RecentPledges
           pledges={pledges.data}

@@ -39,7 +39,7 @@ export function Header({ campaignName }: { campaignName: string }) {
               </Link>
             </Tooltip>
           )}
-          <PledgeNowButton className="h-9 px-3 sm:h-10 sm:px-4" />
+          <PledgeNowButton size="sm" className="sm:h-10 sm:px-4" />
         </div>
       </div>
     </header>

@@ -5,7 +5,7 @@ import { Card } from '../../../components/ui/card';
 /** The campaign's mission, partner logos (linking to the partners) and who receives containers. */
 export function MissionCard({ campaign }: { campaign: Campaign }) {
   return (
-    <Card className="grid gap-8 p-6 sm:p-8 lg:grid-cols-[3fr_2fr] lg:gap-12">
+    <Card className="grid grid-cols-1 gap-8 p-6 sm:p-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:gap-12">
       <div>
         <h2 className="text-2xl font-bold tracking-tight text-ink-900">Our Mission</h2>
         <div className="mt-3 grid gap-3 text-base leading-relaxed text-ink-700">
@@ -17,7 +17,7 @@ export function MissionCard({ campaign }: { campaign: Campaign }) {
         <h3 className="mt-8 text-sm font-bold tracking-wider text-ink-600 uppercase">
           In partnership with
         </h3>
-        <ul className="mt-3 grid gap-3 sm:grid-cols-2">
+        <ul className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2">
           {campaign.partners.map((partner) => (
             <li key={partner.name}>
               <a

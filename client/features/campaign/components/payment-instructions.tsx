@@ -45,7 +45,7 @@ export function PaymentInstructions({ campaign }: { campaign: Campaign }) {
         </p>
       </div>
 
-      <div className="mt-6 grid gap-6">
+      <div className="mt-6 grid grid-cols-1 gap-6">
         <DetailsCard title="USD Wire Transfer" subtitle="For donations in US dollars (US$)">
           <Details rows={sections.usd} />
           <h3 className="mt-5 text-sm font-bold tracking-wider text-ink-600 uppercase">

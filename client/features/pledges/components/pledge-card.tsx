@@ -39,7 +39,7 @@ export function PledgeCard({ pledge, adminControls = false, now }: PledgeCardPro
       </div>
       <div className="min-w-0 flex-1">
         <div className="flex items-baseline justify-between gap-2">
-          <h3 className="truncate font-semibold text-ink-900">{name}</h3>
+          <h3 className="line-clamp-2 font-semibold break-words text-ink-900">{name}</h3>
           <p className="shrink-0 font-bold text-brand-800 tabular-nums">
             {formatMoney(pledge.amount, currency)}
           </p>

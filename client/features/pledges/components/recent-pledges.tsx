@@ -27,7 +27,7 @@ export function RecentPledges({
       </h2>
       {isLoading && !pledges ? (
         <ul
-          className="mt-4 grid gap-3 sm:grid-cols-2"
+          className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2"
           aria-busy="true"
           aria-label="Loading pledges"
         >
@@ -38,7 +38,7 @@ export function RecentPledges({
           ))}
         </ul>
       ) : pledges && pledges.length > 0 ? (
-        <ul className="mt-4 grid gap-3 sm:grid-cols-2">
+        <ul className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2">
           {pledges.map((p) => (
             <li key={p.id}>
               <PledgeCard pledge={p} adminControls={adminControls} now={now} />

@@ -31,7 +31,7 @@ export function DeliveryUpdates({ onEdit }: { onEdit?: (update: DeliveryUpdate) 
       </h2>
       {isLoading && !updates ? (
         <ul
-          className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
+          className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3"
           aria-busy="true"
           aria-label="Loading updates"
         >
@@ -43,7 +43,7 @@ export function DeliveryUpdates({ onEdit }: { onEdit?: (update: DeliveryUpdate) 
         </ul>
       ) : updates && updates.length > 0 ? (
         <>
-          <ul ref={listRef} className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          <ul ref={listRef} className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {updates.map((u) => (
               <li
                 key={u.id}
