@@ -2,6 +2,7 @@ import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import path from 'node:path';
+import { startChangeFeed } from './campaign/change-feed';
 import { CampaignSnapshot } from './campaign/snapshot';
 import { PROJECT_ROOT, type AppConfig } from './config';
 import type { Database, Db } from './db/client';
@@ -72,9 +73,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       .getOrCreateSetting(db, 'upload_signing_secret', () => randomBytes(32).toString('base64url'))
       .then((s) => s.value),
   ]);
-  const snapshot = new CampaignSnapshot(db);
-  await snapshot.reload();
-
   const app = Fastify({
     logger:
       opts.logger === false
@@ -96,6 +94,18 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
   });
+
+  // Public state in memory (issue 6). On PostgreSQL, LISTEN before the first load: a change by
+  // another instance in between is then in the load or announced after it.
+  const snapshot = new CampaignSnapshot(db);
+  const changeFeed = startChangeFeed({ database, snapshot, log: app.log });
+  try {
+    await changeFeed.ready;
+    await snapshot.reload();
+  } catch (err) {
+    await changeFeed.close();
+    throw err;
+  }
 
   const sessions = createSessions(db, config);
   const ctx: AppContext = {
@@ -149,6 +159,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onClose', async () => {
+    await changeFeed.close();
     await adminRepo.deleteExpiredSessions(db, config.now()).catch(() => undefined);
   });
   return app;

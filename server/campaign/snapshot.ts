@@ -11,6 +11,24 @@ import * as updateRepo from '../modules/updates/repo';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+interface RecentPledge {
+  micros: number;
+  id: string;
+  pledge: PublicPledge;
+}
+
+const toRecent = (r: pledgeRepo.TimedPledgeRow): RecentPledge => ({
+  micros: r.createdMicros,
+  id: r.id,
+  pledge: pledgeRepo.toPublicPledge(r),
+});
+
+/** SQL's `order by created_at desc, id desc`: uuid order is the order of their hex strings. */
+function newestFirst(a: RecentPledge, b: RecentPledge): number {
+  if (a.micros !== b.micros) return b.micros - a.micros;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
 /** How many newest pledges stay in memory: enough for ?limit= up to this without SQL. */
 export const SNAPSHOT_RECENT = 50;
 
@@ -30,7 +48,8 @@ export class CampaignSnapshot {
   private manualAdjustment = 0;
   private goalAmount = 500000;
   private progressUpdatedAt = new Date(0);
-  private recent: PublicPledge[] = [];
+  /** Newest first, ordered exactly as SQL orders them (created_at desc, id desc). */
+  private recent: RecentPledge[] = [];
   private updates: DeliveryUpdate[] = [];
   /** Response bodies, rebuilt lazily after a change. */
   private cache = new Map<string, CachedBody>();
@@ -52,7 +71,7 @@ export class CampaignSnapshot {
   }
 
   recentPledges(limit = RECENT_PLEDGES_LIMIT): PublicPledge[] {
-    return this.recent.slice(0, limit);
+    return this.recent.slice(0, limit).map((r) => r.pledge);
   }
 
   canServeRecent(limit: number): boolean {
@@ -107,7 +126,7 @@ export class CampaignSnapshot {
   }
 
   /** Increment for freshly inserted pledges (the hot path: no aggregate query). */
-  addPledges(rows: pledgeRepo.PledgeRow[]): void {
+  addPledges(rows: pledgeRepo.TimedPledgeRow[]): void {
     for (const r of rows) {
       this.pledgeContainers += r.containers;
       if (r.isPaid) this.confirmedContainers += r.containers;
@@ -115,9 +134,8 @@ export class CampaignSnapshot {
       const key = r.email.toLowerCase();
       this.donorEmails.set(key, (this.donorEmails.get(key) ?? 0) + 1);
     }
-    const fresh = rows.map(pledgeRepo.toPublicPledge).reverse();
-    this.recent = [...fresh, ...this.recent]
-      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+    this.recent = [...rows.map(toRecent), ...this.recent]
+      .sort(newestFirst)
       .slice(0, SNAPSHOT_RECENT);
   }
 
@@ -126,7 +144,7 @@ export class CampaignSnapshot {
       pledgeRepo.pledgeTotals(this.db),
       pledgeRepo.donorEmailCounts(this.db),
       progressRepo.readProgressRow(this.db),
-      pledgeRepo.listPledges(this.db, SNAPSHOT_RECENT),
+      pledgeRepo.listRecentPledges(this.db, SNAPSHOT_RECENT),
       updateRepo.listUpdates(this.db),
     ]);
     this.pledgeContainers = totals.containers;
@@ -136,7 +154,7 @@ export class CampaignSnapshot {
     this.manualAdjustment = progressRow.manualAdjustment;
     this.goalAmount = progressRow.goalAmount;
     this.progressUpdatedAt = progressRow.updatedAt;
-    this.recent = recentRows.map(pledgeRepo.toPublicPledge);
+    this.recent = recentRows.map(toRecent);
     this.updates = updateRows.map(updateRepo.toDeliveryUpdate);
     this.cache.clear();
   }

@@ -11,6 +11,13 @@ import type { DbOrTx } from '../../db/client';
 import { pledges } from '../../db/schema';
 
 export type PledgeRow = typeof pledges.$inferSelect;
+/**
+ * A row with its created_at in whole microseconds: PostgreSQL orders by microseconds, a JS Date
+ * keeps milliseconds, and the snapshot must order the newest pledges exactly as the database does.
+ */
+export type TimedPledgeRow = PledgeRow & { createdMicros: number };
+
+const createdMicros = sql<number>`(extract(epoch from ${pledges.createdAt}) * 1000000)::float8`;
 
 export function toAdminPledge(r: PledgeRow): AdminPledge {
   return {
@@ -60,7 +67,7 @@ export type NewPledge = typeof pledges.$inferInsert;
  * batch (docs/decisions/005-performance.md). RETURNING yields the rows in the arrays' order: they
  * flow from unnest through the INSERT one by one (Django's bulk_create relies on the same).
  */
-export async function insertPledges(db: DbOrTx, values: NewPledge[]): Promise<PledgeRow[]> {
+export async function insertPledges(db: DbOrTx, values: NewPledge[]): Promise<TimedPledgeRow[]> {
   if (values.length === 0) return [];
   const col = (pick: (v: NewPledge) => unknown) => sql.param(values.map(pick));
   const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
@@ -75,7 +82,9 @@ export async function insertPledges(db: DbOrTx, values: NewPledge[]): Promise<Pl
       ${col((v) => v.isAnonymous ?? false)}::bool[], ${col((v) => v.isPaid ?? false)}::bool[],
       ${col((v) => iso(v.paymentConfirmedAt))}::timestamptz[], ${col((v) => iso(v.createdAt))}::timestamptz[]
     ) as t(name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at)
-    returning id, created_at`)) as unknown as { rows: { id: string; created_at: string | Date }[] };
+    returning id, created_at, ${createdMicros} as created_micros`)) as unknown as {
+    rows: { id: string; created_at: string | Date; created_micros: number | string }[];
+  };
   return result.rows.map((r, i) => {
     const v = values[i]!;
     return {
@@ -89,6 +98,7 @@ export async function insertPledges(db: DbOrTx, values: NewPledge[]): Promise<Pl
       isPaid: v.isPaid ?? false,
       paymentConfirmedAt: v.paymentConfirmedAt ?? null,
       createdAt: new Date(r.created_at),
+      createdMicros: Number(r.created_micros),
     };
   });
 }
@@ -96,6 +106,16 @@ export async function insertPledges(db: DbOrTx, values: NewPledge[]): Promise<Pl
 export async function listPledges(db: DbOrTx, limit?: number): Promise<PledgeRow[]> {
   const q = db.select().from(pledges).orderBy(desc(pledges.createdAt), desc(pledges.id));
   return limit ? q.limit(limit) : q;
+}
+
+/** The newest pledges, as the snapshot keeps them. */
+export async function listRecentPledges(db: DbOrTx, limit: number): Promise<TimedPledgeRow[]> {
+  const rows = await db
+    .select({ row: pledges, createdMicros: createdMicros.mapWith(Number) })
+    .from(pledges)
+    .orderBy(desc(pledges.createdAt), desc(pledges.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r.row, createdMicros: r.createdMicros }));
 }
 
 export async function findPledge(db: DbOrTx, id: string): Promise<PledgeRow | undefined> {
