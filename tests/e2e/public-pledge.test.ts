@@ -24,7 +24,18 @@ beforeAll(async () => {
   page = browser.page;
   closeBrowser = browser.close;
   await skipLightbox(browser.context);
+  // Our CSP has no 'unsafe-eval': record any violation (zod's JIT probe was one).
+  await browser.context.addInitScript(() => {
+    const w = window as unknown as { cspViolations: string[] };
+    w.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
 });
+
+const cspViolations = () =>
+  page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
 
 afterAll(async () => {
   await closeBrowser?.();
@@ -132,6 +143,8 @@ describe('a USD pledge with the mouse, not anonymous', () => {
     await restore();
     await page.getByRole('heading', { level: 1, name: 'Thank You for Your Pledge' }).waitFor();
     expect(await pledgeDialog().count()).toBe(0);
+    // The form's code (zod, react-hook-form) ran on this page without breaking the CSP.
+    expect(await cspViolations()).toEqual([]);
   });
 
   it('shows the bank details and saves them as GreenBox-Payment-Instructions.txt', async () => {

@@ -12,7 +12,7 @@ const AdminHeaderControls = lazy(() => import('../../features/admin/components/h
 export function Header({ campaignName }: { campaignName: string }) {
   const { isAuthenticated } = useAdminAuth();
   return (
-    <header className="sticky top-0 z-30 border-b border-ink-100 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
+    <header className="sticky top-0 z-30 border-b border-ink-100 bg-white">
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:gap-3 sm:px-6">
         <Link
           to="/"

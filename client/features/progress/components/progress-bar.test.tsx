@@ -44,11 +44,13 @@ describe('ProgressBar', () => {
   it('animates the fill from 0 after about 100 ms', () => {
     render(<ProgressBar currentAmount={250_000} goalAmount={500_000} />);
     const fill = screen.getByTestId('progress-fill');
-    expect(fill.style.width).toBe('0%');
+    expect(fill.dataset.percent).toBe('0');
+    expect(fill.style.transform).toBe('translateX(-100%)');
     act(() => vi.advanceTimersByTime(99));
-    expect(fill.style.width).toBe('0%');
+    expect(fill.dataset.percent).toBe('0');
     act(() => vi.advanceTimersByTime(1));
-    expect(fill.style.width).toBe('50%');
+    expect(fill.dataset.percent).toBe('50');
+    expect(fill.style.transform).toBe('translateX(-50%)');
   });
 
   it('places the label inside the fill above 8 percent, outside otherwise', () => {
@@ -68,7 +70,8 @@ describe('ProgressBar', () => {
   it('caps the bar at 100 percent', () => {
     render(<ProgressBar currentAmount={600_000} goalAmount={500_000} />);
     act(() => vi.advanceTimersByTime(100));
-    expect(screen.getByTestId('progress-fill').style.width).toBe('100%');
+    expect(screen.getByTestId('progress-fill').dataset.percent).toBe('100');
+    expect(screen.getByTestId('progress-fill').style.transform).toBe('translateX(0%)');
     expect(screen.getByTestId('progress-label').textContent).toBe('100.0%');
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
   });

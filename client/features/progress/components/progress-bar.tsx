@@ -63,10 +63,12 @@ function LoadedProgressBar({ current, goalAmount }: { current: number; goalAmoun
           aria-valuetext={`${view.percentLabel} of the goal`}
           className="h-7 flex-1 overflow-hidden rounded-full bg-brand-100 ring-1 ring-brand-200 ring-inset"
         >
+          {/* Moved, not resized: a transform animates on the compositor without re-layout. */}
           <div
             data-testid="progress-fill"
-            className="flex h-full items-center justify-end rounded-full bg-gradient-to-r from-brand-600 to-brand-700 transition-[width] duration-1000 ease-out"
-            style={{ width: `${width}%` }}
+            data-percent={width}
+            className="flex h-full w-full items-center justify-end rounded-full bg-gradient-to-r from-brand-600 to-brand-700 transition-transform duration-1000 ease-out"
+            style={{ transform: `translateX(${width - 100}%)` }}
           >
             {view.labelInside ? label : null}
           </div>
