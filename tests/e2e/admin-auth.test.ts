@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/admin-api';
 import { dialog, header, waitForToast } from './support/admin-ui';
-import { openBrowser, skipLightbox } from './support/browser';
+import { openBrowser, seriousA11yViolations, skipLightbox } from './support/browser';
 import { E2E_ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
 
 /** Sign-in, the header's admin controls, an expired session and logout, in Chromium. */
@@ -50,6 +50,7 @@ describe('admin sign-in', () => {
     }
     expect(await login.getByLabel('Password').getAttribute('type')).toBe('password');
     await screenshot(page, 'admin-login-dialog');
+    expect(await seriousA11yViolations(page)).toEqual([]);
   });
 
   it('asks for a password when the field is empty', async () => {

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '../../shared/containers';
 import { createPledge, screenshot, type PledgeSeed } from './support/admin-api';
 import { dialog, header, waitForToast } from './support/admin-ui';
-import { DESKTOP, loginThroughUi, openBrowser, PHONE, skipLightbox } from './support/browser';
+import {
+  DESKTOP,
+  loginThroughUi,
+  openBrowser,
+  PHONE,
+  seriousA11yViolations,
+  skipLightbox,
+} from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 
 /** Pledge management on /admin: stats, Mark Paid, edit, delete, search/filter/sort, paging, CSV, progress. */
@@ -75,6 +82,7 @@ describe('pledge management', () => {
     expect(await statText('Paid Pledges')).toBe('0');
     expect(await statText('Pending Pledges')).toBe('4');
     await screenshot(page, 'admin-dashboard');
+    expect(await seriousA11yViolations(page)).toEqual([]);
     if (process.env.SCREENSHOTS) {
       await page.setViewportSize(PHONE);
       await screenshot(page, 'admin-dashboard-phone', { fullPage: true });

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures';
 import { adminCookie, createUpdate, screenshot } from './support/admin-api';
 import { dialog, header, waitForToast } from './support/admin-ui';
-import { loginThroughUi, openBrowser, skipLightbox } from './support/browser';
+import {
+  loginThroughUi,
+  openBrowser,
+  seriousA11yViolations,
+  skipLightbox,
+} from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 
 /** Delivery updates on /admin: posting with a real image through Uppy, editing, deleting. */
@@ -11,6 +16,8 @@ let server: RunningServer;
 let page: Page;
 let closeBrowser: () => Promise<void>;
 const requests: Request[] = [];
+/** Console errors, e.g. a Content-Security-Policy refusal of Uppy's styles or thumbnails. */
+const consoleErrors: string[] = [];
 
 const RECIPIENT = 'Black River Community Kitchen';
 /** The card's image before the edit (read while no dialog hides the page). */
@@ -23,6 +30,9 @@ beforeAll(async () => {
   closeBrowser = browser.close;
   await skipLightbox(browser.context);
   page.on('request', (r) => requests.push(r));
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
 });
 
 afterAll(async () => {
@@ -69,6 +79,7 @@ describe('delivery updates', () => {
     await form.getByLabel('Recipient').fill(RECIPIENT);
     expect(await form.getByRole('button', { name: 'Publish Update' }).isDisabled()).toBe(true);
     await screenshot(page, 'admin-post-update-dialog');
+    expect(await seriousA11yViolations(page)).toEqual([]);
   });
 
   it('uploads a real photo through the Uppy modal', async () => {
@@ -89,6 +100,8 @@ describe('delivery updates', () => {
     await preview.waitFor();
     expect(await preview.getAttribute('src')).toBe(puts[0]!.split('?')[0]);
     expect(await form.getByRole('button', { name: 'Publish Update' }).isEnabled()).toBe(true);
+    // Uppy's inline styles and blob: thumbnails pass the site's Content-Security-Policy.
+    expect(consoleErrors).toEqual([]);
   });
 
   it('checks the fields and publishes the update', async () => {
