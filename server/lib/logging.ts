@@ -24,18 +24,25 @@ interface LoggedError {
  * <values>", and the values are donors' names and e-mail addresses (security suite, item 38): log
  * the driver's own error (code and message) instead. Any other error keeps its message and stack.
  */
-export function serializeError(err: unknown) {
-  if (!err || typeof err !== 'object') return { message: String(err) };
+export function serializeError(err: unknown): {
+  type: string;
+  message: string;
+  stack: string;
+  code?: unknown;
+} {
+  if (!err || typeof err !== 'object') return { type: typeof err, message: String(err), stack: '' };
   const e = err as LoggedError;
   const message = typeof e.message === 'string' ? e.message : '';
   if (!message.startsWith('Failed query')) {
-    return { type: err.constructor?.name, message, code: e.code, stack: e.stack };
+    const stack = typeof e.stack === 'string' ? e.stack : '';
+    return { type: err.constructor?.name ?? 'Error', message, code: e.code, stack };
   }
   const cause = (e.cause ?? {}) as LoggedError;
   return {
     type: 'DatabaseError',
     message: `Failed query${typeof cause.message === 'string' ? `: ${cause.message}` : ''}`,
     code: cause.code ?? e.code,
+    stack: '',
   };
 }
 
