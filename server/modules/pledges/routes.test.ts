@@ -243,6 +243,13 @@ describe('POST /api/pledges', () => {
     expect((await pledge(t, { amount: 1_000_000_000, currency: 'JMD' })).containers).toBe(
       containersFor(1_000_000_000, 'JMD'),
     );
+    // US$1,000,000,000 is 9,090,909,090 containers: past a 32-bit integer, in the row and the sums.
+    const before = await progress(t);
+    const big = await pledge(t, { amount: 1_000_000_000, currency: 'USD' });
+    expect(big.containers).toBe(9_090_909_090);
+    expect((await progress(t)).currentAmount).toBe(before.currentAmount + 9_090_909_090);
+    const stored = (await adminList(t, cookie)).find((p) => p.id === big.id)!;
+    expect(stored.containers).toBe(9_090_909_090);
   });
 
   it('answers a filled honeypot like a success but stores nothing', async () => {
