@@ -71,8 +71,8 @@ async function waitHealthy(server: Server, timeoutMs = 60_000): Promise<number> 
   throw new Error(`server not healthy after ${timeoutMs} ms:\n${server.output()}`);
 }
 
-async function stop(server: Server): Promise<number | null> {
-  server.child.kill('SIGTERM');
+async function stop(server: Server, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  server.child.kill(signal);
   return server.exited;
 }
 
@@ -107,7 +107,7 @@ describe(`npm start on ${kind}`, () => {
     rmSync(path.dirname(path.dirname(dataDir)), { recursive: true, force: true });
   });
 
-  it('starts, prints the generated password once, serves the API, and exits 0 on SIGTERM; a restart keeps data and password', async () => {
+  it('starts, prints the generated password once, serves the API, and exits 0 on SIGTERM; a restart keeps data and password and exits 0 on SIGINT', async () => {
     const first = start(env, await freePort());
     await waitHealthy(first);
     const base = `http://127.0.0.1:${first.port}`;
@@ -165,7 +165,9 @@ describe(`npm start on ${kind}`, () => {
       body: JSON.stringify({ password }),
     });
     expect(again.status).toBe(200);
-    expect(await stop(second)).toBe(0);
+    // Ctrl-C closes as cleanly as SIGTERM.
+    expect(await stop(second, 'SIGINT')).toBe(0);
+    if (kind === 'pglite') expect(existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
   }, 120_000);
 
   it('stops with one message listing every bad setting', async () => {
