@@ -82,6 +82,28 @@ describe('delivery updates', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 
+  it("shows the server's reason when it refuses a file (an SVG is not accepted)", async () => {
+    const form = dialog(page, 'Post Delivery Update');
+    await form.getByTestId('button-upload-image').click();
+    const modal = dialog(page, 'Upload Image');
+    await modal
+      .locator('input.uppy-Dashboard-input')
+      .first()
+      .setInputFiles(fixturePath('not-an-image.svg'));
+    await modal.getByRole('button', { name: 'Upload 1 file' }).click();
+    await waitForToast(
+      page,
+      'Upload failed',
+      'Only PNG, JPEG, WebP or GIF images can be uploaded.',
+    );
+    // The modal stays open; its close button closes it and only it.
+    await modal.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await modal.waitFor({ state: 'detached' });
+    await form.waitFor();
+    expect(await form.getByRole('button', { name: 'Publish Update' }).isDisabled()).toBe(true);
+    consoleErrors.length = 0; // the refused PUT logs its 415
+  });
+
   it('uploads a real photo through the Uppy modal', async () => {
     const form = dialog(page, 'Post Delivery Update');
     const puts: string[] = [];

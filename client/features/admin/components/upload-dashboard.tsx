@@ -2,11 +2,24 @@ import AwsS3 from '@uppy/aws-s3';
 import Uppy from '@uppy/core';
 import Dashboard from '@uppy/react/dashboard';
 import { useEffect, useRef, useState } from 'react';
+import { toast } from '../../../components/ui/toast-store';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useAdminAuth } from '../../admin-auth/context';
 import { imageUrlFromUploadUrl, requestUploadUrl } from '../api';
 import '@uppy/core/css/style.min.css';
 import '@uppy/dashboard/css/style.min.css';
+
+/** The JSON `message` of a rejected PUT (Uppy keeps the response text as `body`). */
+function serverMessage(error: unknown): string | undefined {
+  const body = (error as { body?: unknown } | undefined)?.body;
+  if (typeof body !== 'string') return undefined;
+  try {
+    const message = (JSON.parse(body) as { message?: unknown }).message;
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface UploadDashboardProps {
   maxFileSize: number;
@@ -58,6 +71,14 @@ export default function UploadDashboard({
     });
     instance.on('upload-success', (_file, response) => {
       if (response.uploadURL) latest.current.onUploaded(imageUrlFromUploadUrl(response.uploadURL));
+    });
+    instance.on('upload-error', (_file, error) => {
+      // Uppy's own note says "S3 returned 415"; the server's sentence says what to do.
+      toast({
+        title: 'Upload failed',
+        description: serverMessage(error) ?? 'The image could not be uploaded. Please try again.',
+        variant: 'destructive',
+      });
     });
     instance.on('complete', (result) => {
       if ((result.successful?.length ?? 0) > 0 && (result.failed?.length ?? 0) === 0)
