@@ -19,9 +19,9 @@ function StatCard({
   return (
     <Card role="group" aria-labelledby={id} className="p-5">
       <div className="flex items-center justify-between gap-2">
-        <h3 id={id} className="text-sm font-semibold text-ink-600">
+        <h2 id={id} className="text-sm font-semibold text-ink-600">
           {label}
-        </h3>
+        </h2>
         <span className="text-brand-700" aria-hidden="true">
           {icon}
         </span>
