@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
   NO_CHANGES_MESSAGE,
@@ -57,13 +57,16 @@ export default function EditUpdateDialog({
   const [formError, setFormError] = useState<string>();
   const newImageUrl = form.watch('imageUrl');
 
-  // Each opening starts from the update as it is now.
+  // Each opening starts from the update as it is now. Keyed on the id: a background refresh of
+  // the list (a new object for the same update) must not wipe what the admin is typing.
+  const latest = useRef(update);
+  latest.current = update;
   useEffect(() => {
     if (open) {
-      form.reset(valuesOf(update));
+      form.reset(valuesOf(latest.current));
       setFormError(undefined);
     }
-  }, [open, update, form]);
+  }, [open, update.id, form]);
 
   const submit = form.handleSubmit((raw) => {
     const values = updateEditFormSchema.parse(raw);
