@@ -1,5 +1,5 @@
 import { RECENT_PLEDGES_LIMIT } from '../../shared/constants';
-import type { PublicPledge } from '../../shared/schemas/pledge';
+import type { PledgeStats, PublicPledge } from '../../shared/schemas/pledge';
 import type { Progress } from '../../shared/schemas/progress';
 import type { DeliveryUpdate } from '../../shared/schemas/update';
 import type { Db } from '../db/client';
@@ -44,6 +44,9 @@ export class CampaignSnapshot {
   private pledgeContainers = 0;
   private confirmedContainers = 0;
   private pledgeCount = 0;
+  private paidCount = 0;
+  private totalUSD = 0;
+  private totalJMD = 0;
   private donorEmails = new Map<string, number>();
   private manualAdjustment = 0;
   private goalAmount = 500000;
@@ -72,6 +75,24 @@ export class CampaignSnapshot {
 
   recentPledges(limit = RECENT_PLEDGES_LIMIT): PublicPledge[] {
     return this.recent.slice(0, limit).map((r) => r.pledge);
+  }
+
+  /** The admin stat cards, without a scan of the table. */
+  pledgeStats(): PledgeStats {
+    return {
+      totalPledges: this.pledgeCount,
+      paidPledges: this.paidCount,
+      pendingPledges: this.pledgeCount - this.paidCount,
+      totalUSD: this.totalUSD,
+      totalJMD: this.totalJMD,
+    };
+  }
+
+  /** How many pledges the admin table's status filter selects. */
+  countByStatus(status: 'all' | 'paid' | 'pending'): number {
+    if (status === 'paid') return this.paidCount;
+    if (status === 'pending') return this.pledgeCount - this.paidCount;
+    return this.pledgeCount;
   }
 
   canServeRecent(limit: number): boolean {
@@ -131,6 +152,9 @@ export class CampaignSnapshot {
       this.pledgeContainers += r.containers;
       if (r.isPaid) this.confirmedContainers += r.containers;
       this.pledgeCount += 1;
+      if (r.isPaid) this.paidCount += 1;
+      if (r.currency === 'JMD') this.totalJMD += r.amount;
+      else this.totalUSD += r.amount;
       const key = r.email.toLowerCase();
       this.donorEmails.set(key, (this.donorEmails.get(key) ?? 0) + 1);
     }
@@ -150,6 +174,9 @@ export class CampaignSnapshot {
     this.pledgeContainers = totals.containers;
     this.confirmedContainers = totals.confirmed;
     this.pledgeCount = totals.count;
+    this.paidCount = totals.paidCount;
+    this.totalUSD = totals.totalUSD;
+    this.totalJMD = totals.totalJMD;
     this.donorEmails = new Map(emails.map((e) => [e.email, e.count]));
     this.manualAdjustment = progressRow.manualAdjustment;
     this.goalAmount = progressRow.goalAmount;

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -27,6 +28,13 @@ export interface Database {
 /** node-postgres returns bigint/numeric as strings; our sums and counts fit in a JS number. */
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
+
+/**
+ * Extensions every PGlite on a DATA_DIR is opened with. pg_trgm backs the admin search's indexes
+ * (migration 0004): once they exist, a PGlite without it could not even insert a pledge, so every
+ * opener of a data folder must pass these.
+ */
+export const pgliteExtensions = { pg_trgm };
 
 export function pgliteStartParams(fsync: boolean): string[] {
   // PGlite starts with -F (fsync off). We keep fsync on so an acknowledged pledge survives a crash
@@ -57,7 +65,10 @@ export async function openPglite(dataDir: string, fsync: boolean): Promise<Datab
       const res = spawnSync(process.execPath, [script, pgdata], { stdio: 'inherit' });
       if (res.status !== 0) throw new Error(`Could not initialise the database in ${pgdata}`);
     }
-    const client = await PGlite.create(pgdata, { startParams: pgliteStartParams(fsync) });
+    const client = await PGlite.create(pgdata, {
+      startParams: pgliteStartParams(fsync),
+      extensions: pgliteExtensions,
+    });
     return wrapPglite(client, async () => {
       try {
         await client.close();

@@ -39,8 +39,11 @@ export const pledges = pgTable(
       .default(sql`clock_timestamp()`),
   },
   (t) => [
-    index('pledges_created_at_idx').on(t.createdAt.desc(), t.id),
-    index('pledges_amount_idx').on(t.amount, t.createdAt),
+    // The admin table's orders, both directions (an index scans backwards): "newest first" is
+    // (created_at desc, id desc), "largest first" (amount desc, created_at desc, id desc). Trigram
+    // indexes for its search are in migration 0004 (only where pg_trgm exists).
+    index('pledges_created_at_id_idx').on(t.createdAt, t.id),
+    index('pledges_amount_created_at_id_idx').on(t.amount, t.createdAt, t.id),
     index('pledges_email_lower_idx').on(sql`lower(${t.email})`),
     check('pledges_amount_positive', sql`${t.amount} >= 1`),
     check('pledges_currency_known', sql`${t.currency} in ('USD', 'JMD')`),

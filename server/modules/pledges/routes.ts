@@ -109,7 +109,10 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
   // Dashboard table: server-side search, filter, sort and paging, with the stat cards.
   app.get('/api/admin/pledges', { config: { access: 'admin' } }, async (request, reply) => {
     const q = parseWith(adminPledgeQuerySchema, request.query);
-    const [page, stats] = await Promise.all([repo.adminPledgePage(db, q), repo.pledgeStats(db)]);
+    // Counts and stat cards come from the snapshot (exact, no scan); only a search counts in SQL.
+    const knownTotal = q.search.trim() ? undefined : snapshot.countByStatus(q.status);
+    const page = await repo.adminPledgePage(db, q, knownTotal);
+    const stats = snapshot.pledgeStats();
     reply.header('Cache-Control', 'no-store');
     return {
       items: page.items.map(repo.toAdminPledge),
