@@ -7,6 +7,7 @@ import { CampaignSnapshot } from './campaign/snapshot';
 import { PROJECT_ROOT, type AppConfig } from './config';
 import type { Database, Db } from './db/client';
 import { runMigrations } from './db/migrate';
+import { keepPlannerStatistics } from './db/planner-statistics';
 import { generatePassword, hashPassword } from './modules/admin/password';
 import * as adminRepo from './modules/admin/repo';
 import { adminRoutes } from './modules/admin/routes';
@@ -106,6 +107,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     await changeFeed.close();
     throw err;
   }
+  const stopStatistics = keepPlannerStatistics(
+    database,
+    () => snapshot.countByStatus('all'),
+    app.log,
+  );
 
   const sessions = createSessions(db, config);
   const ctx: AppContext = {
@@ -159,6 +165,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onClose', async () => {
+    stopStatistics();
     await changeFeed.close();
     await adminRepo.deleteExpiredSessions(db, config.now()).catch(() => undefined);
   });

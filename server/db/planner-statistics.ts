@@ -1,0 +1,62 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from './client';
+
+/** Below this many pledges any plan is fast: no ANALYZE is worth its pause. */
+const MIN_ROWS = 1000;
+
+/**
+ * PGlite runs no autovacuum, so its planner knows only what the last ANALYZE measured: a table
+ * that grew from 0 to 100,000 pledges is still planned as empty, and the admin search then picks
+ * a 47 ms plan over a 2 ms one (docs/decisions/005-performance.md). This runs ANALYZE on the
+ * pledges at start when their statistics are missing or off by 2x, and again each time the count
+ * doubles (a handful of times in a campaign's life; ~0.5 s each at 100,000 rows, during which
+ * writes wait on PGlite's one connection while public reads, from memory, do not).
+ * PostgreSQL's autovacuum does this by itself.
+ */
+export function keepPlannerStatistics(
+  database: Database,
+  pledgeCount: () => number,
+  log: FastifyBaseLogger,
+  checkEveryMs = 60_000,
+): () => void {
+  if (database.kind !== 'pglite') return () => {};
+  let analyzedAt: number | undefined;
+  let running = false;
+
+  const check = async () => {
+    if (running) return;
+    running = true;
+    try {
+      if (analyzedAt === undefined) {
+        // reltuples is -1 until the table was first analyzed.
+        const res = (await database.db.execute(
+          sql`select reltuples::float8 as n from pg_class where relname = 'pledges'`,
+        )) as unknown as { rows: { n: number }[] };
+        analyzedAt = Number(res.rows[0]?.n ?? -1);
+      }
+      const n = pledgeCount();
+      const stale = n >= MIN_ROWS && (analyzedAt < 0 || n >= 2 * analyzedAt || n * 2 <= analyzedAt);
+      if (stale) {
+        const started = Date.now();
+        await database.db.execute(sql`analyze pledges`);
+        analyzedAt = n;
+        log.info({ pledges: n, ms: Date.now() - started }, 'planner statistics refreshed');
+      }
+    } catch (err) {
+      log.warn({ err: { message: (err as Error).message } }, 'ANALYZE failed');
+    } finally {
+      running = false;
+    }
+  };
+
+  // Not during start-up itself: the first requests come first.
+  const first = setTimeout(() => void check(), 1000);
+  const every = setInterval(() => void check(), checkEveryMs);
+  first.unref();
+  every.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(every);
+  };
+}
