@@ -230,9 +230,9 @@ async function seed(database: Database, config: AppConfig, args: ReturnType<type
     );
   }
 
-  // Fresh planner statistics for the new rows (PGlite has no autovacuum to do it).
-  await database.db.execute(sql`analyze pledges`);
-  await database.db.execute(sql`analyze delivery_updates`);
+  // Fresh planner statistics, and the trigram indexes' too (PGlite has no autovacuum to do it).
+  await database.db.execute(sql`vacuum analyze pledges`);
+  await database.db.execute(sql`vacuum analyze delivery_updates`);
 
   if (database.kind === 'postgres') {
     // Running instances hold the campaign in memory: tell them to reload it.

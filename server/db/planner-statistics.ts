@@ -2,17 +2,19 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from './client';
 
-/** Below this many pledges any plan is fast: no ANALYZE is worth its pause. */
+/** Below this many pledges any plan is fast: no VACUUM ANALYZE is worth its pause. */
 const MIN_ROWS = 1000;
 
 /**
- * PGlite runs no autovacuum, so its planner knows only what the last ANALYZE measured: a table
- * that grew from 0 to 100,000 pledges is still planned as empty, and the admin search then picks
- * a 47 ms plan over a 2 ms one (docs/decisions/005-performance.md). This runs ANALYZE on the
- * pledges at start when their statistics are missing or off by 2x, and again each time the count
- * doubles (a handful of times in a campaign's life; ~0.5 s each at 100,000 rows, during which
- * writes wait on PGlite's one connection while public reads, from memory, do not).
- * PostgreSQL's autovacuum does this by itself.
+ * PGlite runs no autovacuum, so its planner knows only what the last VACUUM ANALYZE measured: a
+ * table that grew from 0 to 100,000 pledges is still planned as empty, and the trigram indexes
+ * (built empty, then filled) keep the statistics of an empty index, so the admin search counts
+ * its matches with a 650 ms sequential scan instead of a 15 ms index scan
+ * (docs/decisions/005-performance.md). This runs VACUUM ANALYZE on the pledges at start when
+ * their statistics are missing or off by 2x, and again each time the count doubles: a handful of
+ * times in a campaign's life, ~0.5 s each at 100,000 rows, during which writes wait on PGlite's
+ * one connection while public reads (from memory) do not. PostgreSQL's autovacuum does this by
+ * itself.
  */
 export function keepPlannerStatistics(
   database: Database,
@@ -39,12 +41,12 @@ export function keepPlannerStatistics(
       const stale = n >= MIN_ROWS && (analyzedAt < 0 || n >= 2 * analyzedAt || n * 2 <= analyzedAt);
       if (stale) {
         const started = Date.now();
-        await database.db.execute(sql`analyze pledges`);
+        await database.db.execute(sql`vacuum analyze pledges`);
         analyzedAt = n;
         log.info({ pledges: n, ms: Date.now() - started }, 'planner statistics refreshed');
       }
     } catch (err) {
-      log.warn({ err: { message: (err as Error).message } }, 'ANALYZE failed');
+      log.warn({ err: { message: (err as Error).message } }, 'VACUUM ANALYZE failed');
     } finally {
       running = false;
     }
