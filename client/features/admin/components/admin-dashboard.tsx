@@ -5,7 +5,13 @@ import type { DeliveryUpdate } from '../../../../shared/schemas/update';
 import { Button } from '../../../components/ui/button';
 import { Link, navigate } from '../../../lib/navigation';
 import { useAdminAuth } from '../../admin-auth/context';
-import { ADMIN_PAGE_SIZE, useAdminPledges, useAllUpdates, type AdminPledgeParams } from '../api';
+import {
+  ADMIN_PAGE_SIZE,
+  useAdminPledges,
+  useAllUpdates,
+  usePrefetchDashboard,
+  type AdminPledgeParams,
+} from '../api';
 import { DeletePledgeDialog } from './delete-pledge-dialog';
 import { DeleteUpdateDialog } from './delete-update-dialog';
 import EditUpdateDialog from './edit-update-dialog';
@@ -31,6 +37,7 @@ export function AdminDashboard() {
   const { logout, handleSessionError } = useAdminAuth();
   const [params, setParamsState] = useState(DEFAULT_PARAMS);
   const setParams = useCallback((next: AdminPledgeParams) => setParamsState(next), []);
+  usePrefetchDashboard(DEFAULT_PARAMS);
   const pledges = useAdminPledges(params);
   const updates = useAllUpdates();
 
