@@ -36,8 +36,11 @@ export const SNAPSHOT_RECENT = 50;
  * The public state of the campaign, held in memory so public reads cost no SQL (issue 6).
  *
  * It stays exact: every write of this process goes through `write()`, which runs the SQL and then
- * applies the change under one lock, so a full reload can never interleave with an increment.
- * Writes by other instances arrive as notifications and trigger a reload.
+ * applies the change under one lock, so a reload can never interleave with an increment. The
+ * totals come from the pledge_totals row, which triggers keep exact in the transaction of every
+ * change to pledges: a reload is a few small reads (no scan of the table), and a batch of new
+ * pledges reads that one row back. Writes by other instances arrive through the change feed
+ * (change-feed.ts) and trigger a reload.
  */
 export class CampaignSnapshot {
   private readonly lock = new Mutex();
@@ -47,13 +50,16 @@ export class CampaignSnapshot {
   private paidCount = 0;
   private totalUSD = 0;
   private totalJMD = 0;
-  private donorEmails = new Map<string, number>();
+  private donorCount = 0;
   private manualAdjustment = 0;
   private goalAmount = 500000;
   private progressUpdatedAt = new Date(0);
   /** Newest first, ordered exactly as SQL orders them (created_at desc, id desc). */
   private recent: RecentPledge[] = [];
   private updates: DeliveryUpdate[] = [];
+  /** Set when a write could not read back the totals; a reload clears it. */
+  private stale = false;
+  private retrying = false;
   /** Response bodies, rebuilt lazily after a change. */
   private cache = new Map<string, CachedBody>();
   /** Listeners told after every change (e.g. NOTIFY to other instances). */
@@ -67,7 +73,7 @@ export class CampaignSnapshot {
       manualAdjustment: this.manualAdjustment,
       goalAmount: this.goalAmount,
       confirmedAmount: this.confirmedContainers,
-      donorCount: this.donorEmails.size,
+      donorCount: this.donorCount,
       pledgeCount: this.pledgeCount,
       updatedAt: this.progressUpdatedAt.toISOString(),
     };
@@ -143,41 +149,56 @@ export class CampaignSnapshot {
       return r;
     });
     this.onChange?.();
+    if (this.stale) this.reloadUntilFresh();
     return result;
   }
 
-  /** Increment for freshly inserted pledges (the hot path: no aggregate query). */
-  addPledges(rows: pledgeRepo.TimedPledgeRow[]): void {
-    for (const r of rows) {
-      this.pledgeContainers += r.containers;
-      if (r.isPaid) this.confirmedContainers += r.containers;
-      this.pledgeCount += 1;
-      if (r.isPaid) this.paidCount += 1;
-      if (r.currency === 'JMD') this.totalJMD += r.amount;
-      else this.totalUSD += r.amount;
-      const key = r.email.toLowerCase();
-      this.donorEmails.set(key, (this.donorEmails.get(key) ?? 0) + 1);
-    }
+  /** After a write whose totals could not be read back: reload, retrying each second. */
+  private reloadUntilFresh(): void {
+    if (this.retrying) return;
+    this.retrying = true;
+    const attempt = () =>
+      this.reload().then(
+        () => {
+          this.retrying = false;
+        },
+        () => setTimeout(attempt, 1000).unref(),
+      );
+    void attempt();
+  }
+
+  /**
+   * After an insert of pledges (the hot path): the totals the same write read back (one row) and
+   * the new rows merged into the newest 50, without any scan.
+   */
+  addPledges(rows: pledgeRepo.TimedPledgeRow[], totals: pledgeRepo.PledgeTotals | undefined): void {
+    if (totals) this.setTotals(totals);
+    else this.stale = true;
     this.recent = [...rows.map(toRecent), ...this.recent]
       .sort(newestFirst)
       .slice(0, SNAPSHOT_RECENT);
   }
 
+  private setTotals(t: pledgeRepo.PledgeTotals): void {
+    this.pledgeContainers = t.containers;
+    this.confirmedContainers = t.confirmedContainers;
+    this.pledgeCount = t.pledgeCount;
+    this.paidCount = t.paidCount;
+    this.totalUSD = t.usdAmount;
+    this.totalJMD = t.jmdAmount;
+    this.donorCount = t.donorCount;
+  }
+
+  /** A handful of small reads: the totals row, the progress row, 50 pledges, the updates. */
   private async loadUnlocked(): Promise<void> {
-    const [totals, emails, progressRow, recentRows, updateRows] = await Promise.all([
-      pledgeRepo.pledgeTotals(this.db),
-      pledgeRepo.donorEmailCounts(this.db),
+    const [totals, progressRow, recentRows, updateRows] = await Promise.all([
+      pledgeRepo.readPledgeTotals(this.db),
       progressRepo.readProgressRow(this.db),
       pledgeRepo.listRecentPledges(this.db, SNAPSHOT_RECENT),
       updateRepo.listUpdates(this.db),
     ]);
-    this.pledgeContainers = totals.containers;
-    this.confirmedContainers = totals.confirmed;
-    this.pledgeCount = totals.count;
-    this.paidCount = totals.paidCount;
-    this.totalUSD = totals.totalUSD;
-    this.totalJMD = totals.totalJMD;
-    this.donorEmails = new Map(emails.map((e) => [e.email, e.count]));
+    this.setTotals(totals);
+    this.stale = false;
     this.manualAdjustment = progressRow.manualAdjustment;
     this.goalAmount = progressRow.goalAmount;
     this.progressUpdatedAt = progressRow.updatedAt;

@@ -50,6 +50,32 @@ export const pledges = pgTable(
   ],
 );
 
+/**
+ * The pledges' totals, kept exact by triggers on pledges (migration 0006) in the same transaction
+ * as every insert, update and delete, whoever makes it: reading them is one row, not a scan of the
+ * table (the in-memory snapshot reloads from here; docs/decisions/005-performance.md).
+ */
+export const pledgeTotals = pgTable(
+  'pledge_totals',
+  {
+    id: integer('id').primaryKey(),
+    pledgeCount: bigint('pledge_count', { mode: 'number' }).notNull().default(0),
+    paidCount: bigint('paid_count', { mode: 'number' }).notNull().default(0),
+    containers: bigint('containers', { mode: 'number' }).notNull().default(0),
+    confirmedContainers: bigint('confirmed_containers', { mode: 'number' }).notNull().default(0),
+    usdAmount: bigint('usd_amount', { mode: 'number' }).notNull().default(0),
+    jmdAmount: bigint('jmd_amount', { mode: 'number' }).notNull().default(0),
+    donorCount: bigint('donor_count', { mode: 'number' }).notNull().default(0),
+  },
+  () => [check('pledge_totals_one_row', sql`id = 1`)],
+);
+
+/** Pledges per donor (lower-cased e-mail), maintained with pledge_totals: donorCount is its size. */
+export const donorEmails = pgTable('donor_emails', {
+  email: text('email').primaryKey(),
+  pledgeCount: integer('pledge_count').notNull(),
+});
+
 export const progress = pgTable('progress', {
   id: text('id').primaryKey(),
   manualAdjustment: integer('manual_adjustment').notNull().default(0),

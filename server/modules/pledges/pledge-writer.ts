@@ -56,15 +56,22 @@ export class PledgeWriter {
     const batch = this.queue.splice(0, MAX_BATCH);
     try {
       const rows = await this.snapshot.write(
-        () =>
-          repo.insertPledges(
+        async () => {
+          const inserted = await repo.insertPledges(
             this.db,
             batch.map((p) => p.values),
-          ),
-        (inserted) => this.snapshot.addPledges(inserted),
+          );
+          // Committed: the totals the triggers updated (on PostgreSQL, with any other
+          // instance's inserts too, which only makes them more current). The rows are stored
+          // whatever happens next, so a failure to read the totals must not fail the pledges:
+          // the snapshot then reloads in the background.
+          const totals = await repo.readPledgeTotals(this.db).catch(() => undefined);
+          return { inserted, totals };
+        },
+        ({ inserted, totals }) => this.snapshot.addPledges(inserted, totals),
       );
       // RETURNING keeps the VALUES order.
-      batch.forEach((p, i) => p.resolve(rows[i]!));
+      batch.forEach((p, i) => p.resolve(rows.inserted[i]!));
     } catch (err) {
       for (const p of batch) p.reject(err);
     } finally {
