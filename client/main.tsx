@@ -1,6 +1,7 @@
 import './lib/zod-csp';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
+import { preloadAdminChunks } from './admin-chunks';
 import { createRoot } from 'react-dom/client';
 import { Toaster } from './components/ui/toaster';
 import { TooltipProvider } from './components/ui/tooltip';
@@ -13,6 +14,7 @@ import './styles.css';
 const initial = readInitialData();
 const queryClient = createQueryClient();
 seedQueryCache(queryClient, initial);
+await preloadAdminChunks(window.location.pathname, initial?.isAuthenticated ?? false);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

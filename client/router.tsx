@@ -1,12 +1,12 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
+import { adminPageChunk } from './admin-chunks';
 import { AppLayout } from './components/layout/app-layout';
 import { usePathname } from './lib/navigation';
 import { HomePage } from './routes/home';
 import { NotFoundPage } from './routes/not-found';
 import { PaymentInstructionsPage } from './routes/payment-instructions';
 
-/** The admin page (and everything only it uses, e.g. Uppy) loads on demand. */
-const AdminPage = lazy(() => import('./routes/admin').then((m) => ({ default: m.AdminPage })));
+const AdminPage = adminPageChunk.Component;
 
 const TITLES: Record<string, string> = {
   '/': 'Meals for Recovery Jamaica — Pledge meal containers',

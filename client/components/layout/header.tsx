@@ -1,5 +1,6 @@
 import { LockKeyhole } from 'lucide-react';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { headerControlsChunk } from '../../admin-chunks';
 import { Tooltip } from '../ui/tooltip';
 import { useAdminAuth } from '../../features/admin-auth/context';
 import { PledgeNowButton } from '../../features/pledges/components/pledge-dialog-provider';
@@ -7,7 +8,7 @@ import { Link } from '../../lib/navigation';
 import { BrandMark } from './brand-mark';
 
 /** Admin code stays out of the public bundle: loaded only for an authenticated admin. */
-const AdminHeaderControls = lazy(() => import('../../features/admin/components/header-controls'));
+const AdminHeaderControls = headerControlsChunk.Component;
 
 export function Header({ campaignName }: { campaignName: string }) {
   const { isAuthenticated } = useAdminAuth();
