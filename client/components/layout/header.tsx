@@ -4,6 +4,7 @@ import { headerControlsChunk } from '../../admin-chunks';
 import { Tooltip } from '../ui/tooltip';
 import { useAdminAuth } from '../../features/admin-auth/context';
 import { PledgeNowButton } from '../../features/pledges/components/pledge-dialog-provider';
+import { cn } from '../../lib/cn';
 import { Link } from '../../lib/navigation';
 import { BrandMark } from './brand-mark';
 
@@ -20,7 +21,13 @@ export function Header({ campaignName }: { campaignName: string }) {
           className="-ml-1 flex min-w-0 items-center gap-2.5 rounded-lg p-1 focus-visible:outline-none focus-visible:ring-3 focus-visible:ring-sun-400"
         >
           <BrandMark className="h-9 w-9 shrink-0" />
-          <span className="line-clamp-3 text-sm leading-tight font-extrabold tracking-tight text-ink-900 sm:text-lg">
+          {/* With four admin icons a phone has no room for the name: it stays for screen readers. */}
+          <span
+            className={cn(
+              'line-clamp-3 text-sm leading-tight font-extrabold tracking-tight text-ink-900 sm:text-lg',
+              isAuthenticated && 'max-sm:sr-only',
+            )}
+          >
             {campaignName}
           </span>
         </Link>
