@@ -16,6 +16,7 @@ import { progressRoutes } from './modules/progress/routes';
 import { updateRoutes } from './modules/updates/routes';
 import { uploadRoutes } from './modules/uploads/routes';
 import { createSessions, registerAuth, type Sessions } from './plugins/auth';
+import { registerDiskGuard } from './plugins/disk-guard';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurity } from './plugins/security';
 import { registerSpa } from './plugins/spa';
@@ -136,6 +137,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   await registerSecurity(app, { publicUrl: config.publicUrl });
+  registerDiskGuard(app, {
+    dataDir: config.dataDir,
+    minFreeBytes: config.minFreeDiskBytes,
+    databaseInDataDir: database.kind === 'pglite',
+  });
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(rateLimit, {
     global: false,

@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       sessionIdleMs: 120 * 60_000,
       logLevel: 'info',
       pgliteFsync: true,
+      minFreeDiskBytes: 64 * 1024 * 1024,
     });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.adminPassword).toBeUndefined();
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
       SESSION_IDLE_MINUTES: '30',
       LOG_LEVEL: 'warn',
       PGLITE_FSYNC: 'off',
+      MIN_FREE_DISK_MB: '16',
     });
     expect(c).toMatchObject({
       port: 8080,
@@ -69,6 +71,7 @@ describe('loadConfig', () => {
       sessionIdleMs: 30 * 60_000,
       logLevel: 'warn',
       pgliteFsync: false,
+      minFreeDiskBytes: 16 * 1024 * 1024,
     });
   });
 

@@ -38,6 +38,11 @@ const envSchema = z.object({
   SESSION_IDLE_MINUTES: intFromEnv(120, 1, 24 * 60 * 30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PGLITE_FSYNC: z.enum(['on', 'off']).default('on'),
+  /**
+   * Writes are refused (507) while DATA_DIR has less free space than this: PGlite hangs if it
+   * cannot create a 16 MB WAL segment (server/plugins/disk-guard.ts). 0 turns the guard off.
+   */
+  MIN_FREE_DISK_MB: intFromEnv(64),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -56,6 +61,7 @@ export interface AppConfig {
   sessionIdleMs: number;
   logLevel: Env['LOG_LEVEL'];
   pgliteFsync: boolean;
+  minFreeDiskBytes: number;
   campaign: Campaign;
   /** Clock, replaceable in tests (session expiry). */
   now: () => Date;
@@ -127,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     logLevel: e.LOG_LEVEL,
     pgliteFsync: e.PGLITE_FSYNC === 'on',
+    minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
     campaign,
     now: () => new Date(),
   };

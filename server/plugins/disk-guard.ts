@@ -1,0 +1,42 @@
+import { statfs } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { HttpError } from '../lib/http-error';
+import { OBJECT_PATH_PREFIX } from '../modules/uploads/signing';
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export const OUT_OF_SPACE_MESSAGE =
+  'The server is running out of storage space. Please try again later.';
+
+/** Free bytes for an unprivileged writer on the file system that holds `dir`. */
+export async function freeBytes(dir: string): Promise<number | undefined> {
+  try {
+    const s = await statfs(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses writes with 507 while DATA_DIR is nearly full, instead of letting them hit the disk.
+ *
+ * Found by the disk-full test (R5): when PGlite cannot create its next WAL segment (16 MB) it
+ * spins inside WebAssembly on the main thread, so the whole server stops answering, reads and
+ * SIGTERM included, even after space returns. Keeping a margin free means that write never
+ * happens. On PostgreSQL the database has its own disk; DATA_DIR then holds only uploads.
+ */
+export function registerDiskGuard(
+  app: FastifyInstance,
+  opts: { dataDir: string; minFreeBytes: number; databaseInDataDir: boolean },
+) {
+  if (opts.minFreeBytes <= 0) return;
+  app.addHook('onRequest', async (request) => {
+    if (!WRITES.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (!opts.databaseInDataDir && !request.url.startsWith(OBJECT_PATH_PREFIX)) return;
+    const free = await freeBytes(opts.dataDir);
+    if (free === undefined || free >= opts.minFreeBytes) return;
+    request.log.error({ freeBytes: free, minFreeBytes: opts.minFreeBytes }, 'disk nearly full');
+    throw new HttpError(507, OUT_OF_SPACE_MESSAGE, undefined, { 'Retry-After': '60' });
+  });
+}
