@@ -36,10 +36,21 @@ pg.types.setTypeParser(1700, (v) => Number(v));
  */
 export const pgliteExtensions = { pg_trgm };
 
+/**
+ * PostgreSQL's 128 MB of shared buffers live inside PGlite's WebAssembly memory, are touched at
+ * start and never given back: 32 MB holds the hot pages (the newest pledges, the totals row) of a
+ * 100,000-pledge campaign and saves ~100 MB of resident memory; colder pages come from the OS
+ * file cache (docs/decisions/005-performance.md).
+ */
+const PGLITE_MEMORY_PARAMS = ['-c', 'shared_buffers=32MB'];
+
 export function pgliteStartParams(fsync: boolean): string[] {
   // PGlite starts with -F (fsync off). We keep fsync on so an acknowledged pledge survives a crash
   // (docs/decisions/002-pglite-fsync.md).
-  return fsync ? PGlite.defaultStartParams.filter((p) => p !== '-F') : PGlite.defaultStartParams;
+  const params = fsync
+    ? PGlite.defaultStartParams.filter((p) => p !== '-F')
+    : PGlite.defaultStartParams;
+  return [...params, ...PGLITE_MEMORY_PARAMS];
 }
 
 export function wrapPglite(client: PGlite, close = () => client.close()): Database {
