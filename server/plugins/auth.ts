@@ -96,21 +96,24 @@ export async function registerAuth(app: FastifyInstance, sessions: Sessions) {
     }
   });
 
-  app.addHook('onRequest', async (request) => {
+  const refuse = (request: FastifyRequest) => {
+    request.log.warn(
+      { url: request.url.split('?')[0], method: request.method },
+      'admin call without a valid session',
+    );
+    return new HttpError(401, ADMIN_MESSAGES.unauthorized);
+  };
+
+  // Callback style, so a request without a session cookie (every public read) costs no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     const access = request.routeOptions.config?.access;
-    if (!access) return;
+    if (!access) return done();
     const token = request.cookies[SESSION_COOKIE];
-    if (token) {
-      const hash = await sessions.validate(token);
+    if (!token) return done(access === 'admin' ? refuse(request) : undefined);
+    sessions.validate(token).then((hash) => {
       request.sessionTokenHash = hash;
       request.isAdmin = hash !== null;
-    }
-    if (access === 'admin' && !request.isAdmin) {
-      request.log.warn(
-        { url: request.url.split('?')[0], method: request.method },
-        'admin call without a valid session',
-      );
-      throw new HttpError(401, ADMIN_MESSAGES.unauthorized);
-    }
+      done(access === 'admin' && !request.isAdmin ? refuse(request) : undefined);
+    }, done);
   });
 }

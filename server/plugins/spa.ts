@@ -69,7 +69,8 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
 
   for (const route of APP_ROUTES) {
     // access 'public' makes the auth hook resolve the session, so the page knows if it is an admin.
-    app.get(route, { config: { access: 'public' } }, (request, reply) =>
+    // compress: false: sendCached sends the HTML pre-compressed.
+    app.get(route, { config: { access: 'public' }, compress: false }, (request, reply) =>
       sendApp(request, reply, 200),
     );
   }

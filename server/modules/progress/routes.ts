@@ -7,7 +7,8 @@ import * as repo from './repo';
 
 export async function progressRoutes(app: FastifyInstance, { db, snapshot, config }: AppContext) {
   // Served from memory: no SQL per read (issue 6).
-  app.get('/api/progress', { config: { access: 'public' } }, (request, reply) => {
+  // compress: false: sendCached sends the body pre-compressed, so skip the plugin's hook.
+  app.get('/api/progress', { config: { access: 'public' }, compress: false }, (request, reply) => {
     // A synchronous handler that sends: no promise on the hottest path.
     sendCached(
       request,

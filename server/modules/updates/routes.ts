@@ -26,7 +26,8 @@ export async function updateRoutes(app: FastifyInstance, ctx: AppContext) {
     return { imageWidth: meta.width, imageHeight: meta.height };
   }
 
-  app.get('/api/updates', { config: { access: 'public' } }, (request, reply) => {
+  // compress: false: sendCached sends the body pre-compressed, so skip the plugin's hook.
+  app.get('/api/updates', { config: { access: 'public' }, compress: false }, (request, reply) => {
     // A synchronous handler that sends: no promise on the hottest path.
     sendCached(
       request,
