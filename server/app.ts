@@ -17,6 +17,7 @@ import { updateRoutes } from './modules/updates/routes';
 import { uploadRoutes } from './modules/uploads/routes';
 import { createSessions, registerAuth, type Sessions } from './plugins/auth';
 import { registerDiskGuard } from './plugins/disk-guard';
+import { registerDrain } from './plugins/drain';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurity } from './plugins/security';
 import { registerSpa } from './plugins/spa';
@@ -127,6 +128,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   };
 
   registerErrorHandler(app);
+  registerDrain(app);
   // JSON only: no text/plain (a CSRF vector), and an empty JSON body reads as "no body".
   app.removeContentTypeParser('text/plain');
   const jsonParser = app.getDefaultJsonParser('error', 'error');

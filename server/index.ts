@@ -59,6 +59,8 @@ async function main() {
     }, 15_000);
     force.unref();
     try {
+      // New requests get 503 while the ones in flight finish; then stop listening.
+      await app.drain(10_000);
       await app.close();
       await database.close();
       process.exit(0);

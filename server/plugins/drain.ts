@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError } from '../lib/http-error';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * First step of a graceful shutdown: new requests get 503 while the ones in flight finish
+     * (at most `maxMs`). Then `close()` stops listening.
+     */
+    drain(maxMs: number): Promise<void>;
+  }
+}
+
+export const RESTARTING_MESSAGE = 'The server is restarting. Please try again in a moment.';
+
+/**
+ * Shutdown in two steps (R7). Fastify's close() stops listening at once, so a client that comes
+ * during the drain would find the door shut (connection refused) or, on a keep-alive connection,
+ * be dropped without an answer. While draining, the server keeps listening: new requests get a
+ * 503 with Retry-After, and every answer says "Connection: close" so clients reconnect.
+ */
+export function registerDrain(app: FastifyInstance) {
+  let draining = false;
+  let inFlight = 0;
+  let onIdle: (() => void) | undefined;
+  const counted = new WeakSet<FastifyRequest>();
+
+  const done = (request: FastifyRequest) => {
+    if (!counted.delete(request)) return;
+    inFlight -= 1;
+    if (inFlight === 0) onIdle?.();
+  };
+
+  app.addHook('onRequest', (request, _reply, next) => {
+    if (draining) {
+      next(
+        new HttpError(503, RESTARTING_MESSAGE, undefined, {
+          'Retry-After': '5',
+          Connection: 'close',
+        }),
+      );
+      return;
+    }
+    counted.add(request);
+    inFlight += 1;
+    next();
+  });
+  app.addHook('onSend', (_request, reply, payload, next) => {
+    if (draining) reply.header('connection', 'close');
+    next(null, payload);
+  });
+  app.addHook('onResponse', (request, _reply, next) => {
+    done(request);
+    next();
+  });
+  app.addHook('onRequestAbort', (request, next) => {
+    done(request);
+    next();
+  });
+
+  app.decorate('drain', (maxMs: number) => {
+    draining = true;
+    if (inFlight === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, maxMs);
+      onIdle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  });
+}
