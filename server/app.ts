@@ -69,7 +69,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await runMigrations(database);
   const storage = new LocalObjectStorage(path.join(config.dataDir, 'uploads'));
-  await storage.init();
+  // PGlite locks DATA_DIR, so leftovers there are this process's own crashed uploads.
+  await storage.init(database.kind === 'pglite');
+  // Shared folders (several instances over PostgreSQL) are swept while running, too.
+  const sweeper = setInterval(() => void storage.sweep().catch(() => undefined), 30 * 60_000);
+  sweeper.unref();
   const [passwordHash, uploadSecret] = await Promise.all([
     resolvePasswordHash(db, config, opts.onGeneratedPassword),
     adminRepo
@@ -174,6 +178,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   app.addHook('onClose', async () => {
     stopStatistics();
+    clearInterval(sweeper);
     await changeFeed.close();
     await adminRepo.deleteExpiredSessions(db, config.now()).catch(() => undefined);
   });

@@ -11,18 +11,42 @@ export interface StoredMeta {
 }
 
 /**
+ * Leftovers of other instances are removed only once this old: several instances over one
+ * PostgreSQL share DATA_DIR/uploads, and a fresh .tmp-* folder may be another instance's upload
+ * being written right now (R9). An upload URL lives 15 minutes, so its single-use marker is
+ * useless after that too.
+ */
+export const LEFTOVER_AGE_MS = 60 * 60_000;
+
+/**
  * Uploaded images on local disk, under DATA_DIR/uploads/<uuid>/<width>.webp.
  * A folder appears by one rename, so a crash never leaves a half-written object that could be
- * referenced; leftovers of interrupted uploads (.tmp-*) are removed at start.
+ * referenced; leftovers of interrupted uploads (.tmp-*) and spent single-use markers are swept.
  */
 export class LocalObjectStorage {
   constructor(private readonly root: string) {}
 
-  async init(): Promise<void> {
+  /**
+   * `exclusive`: this process alone uses the folder (PGlite locks DATA_DIR), so every .tmp-* at
+   * start is a crashed upload's and goes at once; shared, only old leftovers go.
+   */
+  async init(exclusive = false): Promise<void> {
     await mkdir(this.root, { recursive: true });
+    await this.sweep(exclusive ? 0 : LEFTOVER_AGE_MS);
+  }
+
+  /** Removes .tmp-* folders older than `tmpAgeMs` and single-use markers past the URL's life. */
+  async sweep(tmpAgeMs = LEFTOVER_AGE_MS, now = Date.now()): Promise<void> {
     for (const name of await readdir(this.root)) {
-      if (name.startsWith('.tmp-'))
-        await rm(path.join(this.root, name), { recursive: true, force: true });
+      const tmp = name.startsWith('.tmp-');
+      if (!tmp && !name.endsWith('.claimed')) continue;
+      const file = path.join(this.root, name);
+      try {
+        if (now - (await stat(file)).mtimeMs < (tmp ? tmpAgeMs : LEFTOVER_AGE_MS)) continue;
+        await rm(file, { recursive: true, force: true });
+      } catch {
+        /* removed meanwhile by another instance */
+      }
     }
   }
 
