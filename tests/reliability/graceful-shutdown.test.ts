@@ -3,22 +3,11 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allPledges, login, request, sleep, type Answer } from './support/load';
+import { bigJpeg } from './support/photo';
 import { waitReady } from './support/server-process';
 import { createTarget, type Target } from './support/target';
-
-/** A photo big enough that re-encoding it takes a while: a request still in flight at SIGTERM. */
-async function bigJpeg(): Promise<Buffer> {
-  const width = 3000;
-  const height = 2000;
-  const raw = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761) >>> 24; // noisy, so it is big
-  return sharp(raw, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality: 60 })
-    .toBuffer();
-}
 
 interface Outcome {
   name: string;
