@@ -224,9 +224,18 @@ describe('a JMD pledge with the keyboard only, anonymous', () => {
     await page.keyboard.type('Bob Campbell');
     await page.keyboard.press('Tab');
     await page.keyboard.type('BOB@example.com');
-    await page.keyboard.press('Tab'); // the currency radios: USD is selected
-    await page.keyboard.press('ArrowRight'); // JMD
-    expect(await dialog.getByLabel('JMD').isChecked()).toBe(true);
+    await page.keyboard.press('Tab'); // the currency toggle: USD is pressed
+    expect(await dialog.getByRole('button', { name: 'USD' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    await page.keyboard.press('Tab'); // JMD
+    await page.keyboard.press('Space');
+    expect(await dialog.getByRole('button', { name: 'JMD' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    expect(await dialog.getByRole('button', { name: 'USD' }).getAttribute('aria-pressed')).toBe(
+      'false',
+    );
     await dialog.getByText('J$', { exact: true }).waitFor();
     expect(await dialog.getByLabel('Pledge Amount').getAttribute('placeholder')).toBe('15200');
     await page.keyboard.press('Tab');

@@ -52,7 +52,7 @@ describe('PledgeDialog estimate', () => {
     const amount = screen.getByLabelText('Pledge Amount');
     expect(amount.getAttribute('placeholder')).toBe('100');
     expect(screen.getByText('US$')).toBeTruthy();
-    await user.click(screen.getByLabelText('JMD'));
+    await user.click(screen.getByRole('button', { name: 'JMD' }));
     expect(amount.getAttribute('placeholder')).toBe('15200');
     expect(screen.getByText('J$')).toBeTruthy();
     await user.type(amount, '15200');

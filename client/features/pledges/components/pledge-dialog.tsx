@@ -57,6 +57,7 @@ export default function PledgeDialog({
   const {
     register,
     control,
+    setValue,
     handleSubmit,
     reset,
     formState: { errors },
@@ -120,30 +121,36 @@ export default function PledgeDialog({
             <FieldError id="pledge-email-error">{errors.email?.message}</FieldError>
           </div>
 
-          <fieldset className="grid gap-1.5">
-            <legend className="mb-1.5 text-sm font-semibold text-ink-800">Currency</legend>
-            <div className="grid grid-cols-2 gap-1 rounded-lg bg-ink-100 p-1">
+          {/* Two toggle buttons (aria-pressed): the spec's "USD/JMD currency toggle". */}
+          <div className="grid gap-1.5">
+            <span id="pledge-currency-label" className="text-sm font-semibold text-ink-800">
+              Currency
+            </span>
+            <div
+              role="group"
+              aria-labelledby="pledge-currency-label"
+              className="grid grid-cols-2 gap-1 rounded-lg bg-ink-100 p-1"
+            >
               {CURRENCIES.map((c) => (
-                <label key={c} className="relative">
-                  <input
-                    type="radio"
-                    value={c}
-                    className="peer sr-only"
-                    {...register('currency')}
-                  />
-                  <span
-                    className={cn(
-                      'flex h-10 cursor-pointer items-center justify-center rounded-md text-sm font-semibold text-ink-700 transition-colors',
-                      'peer-checked:bg-white peer-checked:text-brand-800 peer-checked:shadow-sm',
-                      'peer-focus-visible:ring-3 peer-focus-visible:ring-sun-400',
-                    )}
-                  >
-                    {c}
-                  </span>
-                </label>
+                <button
+                  key={c}
+                  type="button"
+                  aria-pressed={currency === c}
+                  onClick={() => setValue('currency', c, { shouldDirty: true })}
+                  className={cn(
+                    'flex h-10 items-center justify-center rounded-md text-sm font-semibold transition-colors',
+                    'focus-visible:outline-none focus-visible:ring-3 focus-visible:ring-sun-400',
+                    currency === c
+                      ? 'bg-brand-700 text-white shadow-sm'
+                      : 'text-ink-800 hover:bg-white',
+                  )}
+                >
+                  {c}
+                </button>
               ))}
             </div>
-          </fieldset>
+            <input type="hidden" {...register('currency')} />
+          </div>
 
           <div className="grid gap-1.5">
             <Label htmlFor="pledge-amount">Pledge Amount</Label>
