@@ -1,5 +1,6 @@
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
+import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { startChangeFeed } from './campaign/change-feed';
@@ -158,9 +159,25 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   await registerAuth(app, sessions);
 
-  app.get('/api/health', { config: { access: 'public' } }, async (_request, reply) => {
+  // Health includes the database (R4): while it is unreachable a load balancer sees 503 and the
+  // check recovers on its own when the pool reconnects. Bounded, so a hung database fails fast.
+  app.get('/api/health', { config: { access: 'public' } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    return { status: 'ok', database: database.kind };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        db.execute(sql`select 1`),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('health check timed out')), 2_000);
+        }),
+      ]);
+      return { status: 'ok', database: database.kind };
+    } catch (err) {
+      request.log.warn({ err }, 'health: database unreachable');
+      return reply.code(503).send({ status: 'unavailable', database: database.kind });
+    } finally {
+      clearTimeout(timer);
+    }
   });
 
   // The campaign texts, for clients that did not get them inside the HTML (e.g. the Vite dev server).
