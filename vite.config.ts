@@ -41,7 +41,8 @@ export default defineConfig({
             'tests/security/**/*.test.ts',
             'tests/reliability/**/*.test.ts',
           ],
-          exclude: ['server/**/*.unit.test.ts'],
+          // *.postgres.test.ts: PostgreSQL only (two instances, a database outage through a proxy).
+          exclude: ['server/**/*.unit.test.ts', 'tests/**/*.postgres.test.ts'],
           env: { TEST_DB: 'pglite' },
           environment: 'node',
         },
