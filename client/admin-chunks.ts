@@ -10,6 +10,11 @@ export const headerControlsChunk = lazyPreloaded(
   () => import('./features/admin/components/header-controls'),
 );
 
+/** The "Admin Access" dialog, opened in place by the header's admin login icon. */
+export const loginDialogChunk = lazyPreloaded(
+  () => import('./features/admin/components/login-dialog'),
+);
+
 /**
  * For an admin only, the admin code is loaded before the first render, so it renders at once. Left
  * to Suspense, each lazy boundary commits a fallback and React then holds back the reveal by up to

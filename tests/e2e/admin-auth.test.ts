@@ -91,7 +91,7 @@ describe('admin sign-in', () => {
     for (const name of ['Add update', 'Admin settings', 'Logout']) {
       expect(await bar.getByRole('button', { name, exact: true }).isVisible()).toBe(true);
     }
-    expect(await bar.getByRole('link', { name: 'Admin login' }).count()).toBe(0);
+    expect(await bar.getByRole('button', { name: 'Admin login' }).count()).toBe(0);
   });
 
   it('toggles admin controls off and on', async () => {
@@ -112,25 +112,32 @@ describe('admin sign-in', () => {
     await waitForToast(page, 'Session Expired', 'Your session has expired. Please log in again.');
     await dialog(page, 'Admin Access').waitFor();
     await page.getByText('Admin Access Required').waitFor();
-    await page.getByRole('link', { name: 'Admin login', includeHidden: true }).waitFor();
+    await page.getByRole('button', { name: 'Admin login', includeHidden: true }).waitFor();
   });
 
   it('logs out from the dashboard: back on the home, logged out on the server too', async () => {
     await submitPassword(E2E_ADMIN_PASSWORD);
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
     await page.getByRole('main').getByRole('button', { name: 'Logout', exact: true }).click();
-    await header(page).getByRole('link', { name: 'Admin login' }).waitFor();
+    await header(page).getByRole('button', { name: 'Admin login' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
     const check = await page.request.get(`${server.baseUrl}/api/admin/check`);
     expect(await check.json()).toEqual({ isAuthenticated: false });
   });
 
-  it('logs out from the header', async () => {
-    await header(page).getByRole('link', { name: 'Admin login' }).click();
+  it('logs in from the home icon and stays on the home with admin controls on', async () => {
+    await header(page).getByRole('button', { name: 'Admin login' }).click();
     await submitPassword(E2E_ADMIN_PASSWORD);
-    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    const toggle = header(page).getByRole('button', { name: 'Admin controls' });
+    await toggle.waitFor();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(new URL(page.url()).pathname).toBe('/');
+    await page.getByRole('heading', { name: 'Recent Pledges' }).waitFor();
+  });
+
+  it('logs out from the header', async () => {
     await header(page).getByRole('button', { name: 'Logout', exact: true }).click();
-    await header(page).getByRole('link', { name: 'Admin login' }).waitFor();
+    await header(page).getByRole('button', { name: 'Admin login' }).waitFor();
     await page.goto(`${server.baseUrl}/admin`);
     await page.getByText('Admin Access Required').waitFor();
     await dialog(page, 'Admin Access').waitFor();

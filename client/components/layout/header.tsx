@@ -1,6 +1,6 @@
 import { LockKeyhole } from 'lucide-react';
-import { Suspense } from 'react';
-import { headerControlsChunk } from '../../admin-chunks';
+import { Suspense, useState } from 'react';
+import { headerControlsChunk, loginDialogChunk } from '../../admin-chunks';
 import { Tooltip } from '../ui/tooltip';
 import { useAdminAuth } from '../../features/admin-auth/context';
 import { PledgeNowButton } from '../../features/pledges/components/pledge-dialog-provider';
@@ -10,9 +10,12 @@ import { BrandMark } from './brand-mark';
 
 /** Admin code stays out of the public bundle: loaded only for an authenticated admin. */
 const AdminHeaderControls = headerControlsChunk.Component;
+const LoginDialog = loginDialogChunk.Component;
 
 export function Header({ campaignName }: { campaignName: string }) {
   const { isAuthenticated } = useAdminAuth();
+  // The login dialog opens where the visitor is: after login the home shows its admin controls.
+  const [loginOpen, setLoginOpen] = useState(false);
   return (
     <header className="sticky top-0 z-30 border-b border-ink-100 bg-white">
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:gap-3 sm:px-6">
@@ -38,17 +41,25 @@ export function Header({ campaignName }: { campaignName: string }) {
             </Suspense>
           ) : (
             <Tooltip content="Admin login">
-              <Link
-                to="/admin"
+              <button
+                type="button"
                 aria-label="Admin login"
+                aria-haspopup="dialog"
+                onClick={() => setLoginOpen(true)}
+                onPointerEnter={() => void loginDialogChunk.preload().catch(() => undefined)}
                 className="inline-flex h-10 w-10 items-center justify-center rounded-lg text-ink-600 transition-colors hover:bg-ink-100 hover:text-ink-900 focus-visible:outline-none focus-visible:ring-3 focus-visible:ring-sun-400"
               >
                 <LockKeyhole className="h-5 w-5" aria-hidden="true" />
-              </Link>
+              </button>
             </Tooltip>
           )}
           <PledgeNowButton size="sm" className="sm:h-10 sm:px-4" />
         </div>
+        {loginOpen && !isAuthenticated ? (
+          <Suspense fallback={null}>
+            <LoginDialog open={loginOpen} onOpenChange={setLoginOpen} />
+          </Suspense>
+        ) : null}
       </div>
     </header>
   );
