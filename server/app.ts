@@ -95,8 +95,18 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // A hop count is valid for Fastify (proxy-addr) though its type omits it.
     trustProxy: config.trustProxy as boolean | string,
     bodyLimit: 1024 * 1024,
-    // Slow clients (slowloris) are cut off instead of holding a socket for ever.
-    requestTimeout: 30_000,
+    // Slow clients (slowloris) are cut off instead of holding a socket for ever (R6). Node checks
+    // the headers and request timeouts every connectionsCheckingInterval (30 s by default, which
+    // let a slow client hold a socket for up to 90 s); a socket silent for 60 s is closed too.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(
+        5_000,
+        Math.max(100, Math.floor(config.headersTimeoutMs / 3)),
+      ),
+    },
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
     return503OnClosing: true,

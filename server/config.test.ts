@@ -34,6 +34,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       pgliteFsync: true,
       minFreeDiskBytes: 64 * 1024 * 1024,
+      headersTimeoutMs: 15_000,
+      requestTimeoutMs: 120_000,
     });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.adminPassword).toBeUndefined();
@@ -56,6 +58,8 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'warn',
       PGLITE_FSYNC: 'off',
       MIN_FREE_DISK_MB: '16',
+      HEADERS_TIMEOUT_MS: '5000',
+      REQUEST_TIMEOUT_MS: '60000',
     });
     expect(c).toMatchObject({
       port: 8080,
@@ -72,6 +76,8 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       pgliteFsync: false,
       minFreeDiskBytes: 16 * 1024 * 1024,
+      headersTimeoutMs: 5_000,
+      requestTimeoutMs: 60_000,
     });
   });
 

@@ -43,6 +43,12 @@ const envSchema = z.object({
    * cannot create a 16 MB WAL segment (server/plugins/disk-guard.ts). 0 turns the guard off.
    */
   MIN_FREE_DISK_MB: intFromEnv(64),
+  /**
+   * Slow clients (R6): the headers must arrive within HEADERS_TIMEOUT_MS and the whole request
+   * within REQUEST_TIMEOUT_MS, long enough for a 5 MB photo over a poor mobile link.
+   */
+  HEADERS_TIMEOUT_MS: intFromEnv(15_000, 100, 600_000),
+  REQUEST_TIMEOUT_MS: intFromEnv(120_000, 100, 3_600_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -62,6 +68,8 @@ export interface AppConfig {
   logLevel: Env['LOG_LEVEL'];
   pgliteFsync: boolean;
   minFreeDiskBytes: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   campaign: Campaign;
   /** Clock, replaceable in tests (session expiry). */
   now: () => Date;
@@ -134,6 +142,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     pgliteFsync: e.PGLITE_FSYNC === 'on',
     minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
+    // Node refuses a headers timeout longer than the request timeout.
+    headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     campaign,
     now: () => new Date(),
   };
