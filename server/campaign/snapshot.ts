@@ -3,8 +3,8 @@ import type { PledgeStats, PublicPledge } from '../../shared/schemas/pledge';
 import type { Progress } from '../../shared/schemas/progress';
 import type { DeliveryUpdate } from '../../shared/schemas/update';
 import type { Db } from '../db/client';
-import { Mutex } from '../lib/mutex';
 import { CachedBody } from './cached-body';
+import { SharedExclusiveLock } from './shared-exclusive-lock';
 import * as pledgeRepo from '../modules/pledges/repo';
 import * as progressRepo from '../modules/progress/repo';
 import * as updateRepo from '../modules/updates/repo';
@@ -43,7 +43,8 @@ export const SNAPSHOT_RECENT = 50;
  * (change-feed.ts) and trigger a reload.
  */
 export class CampaignSnapshot {
-  private readonly lock = new Mutex();
+  private readonly lock = new SharedExclusiveLock();
+  private totalsVersion = -1;
   private pledgeContainers = 0;
   private confirmedContainers = 0;
   private pledgeCount = 0;
@@ -133,7 +134,7 @@ export class CampaignSnapshot {
 
   /** Full reload from the database (start-up, admin edits, changes made by other instances). */
   reload(): Promise<void> {
-    return this.lock.run(() => this.loadUnlocked());
+    return this.lock.runExclusive(() => this.loadUnlocked());
   }
 
   /**
@@ -141,16 +142,35 @@ export class CampaignSnapshot {
    * changes. `apply` gets the write's result; by default the whole state is reloaded.
    */
   async write<T>(run: () => Promise<T>, apply?: (result: T) => void): Promise<T> {
-    const result = await this.lock.run(async () => {
+    const result = await this.lock.runExclusive(async () => {
       const r = await run();
       if (apply) apply(r);
       else await this.loadUnlocked();
       this.cache.clear();
       return r;
     });
+    this.afterChange();
+    return result;
+  }
+
+  /**
+   * Like write(), for writes whose effects commute (batches of new pledges): several run at once,
+   * never during an exclusive write or reload. `apply` must not depend on their order.
+   */
+  async writeShared<T>(run: () => Promise<T>, apply: (result: T) => void): Promise<T> {
+    const result = await this.lock.runShared(async () => {
+      const r = await run();
+      apply(r);
+      this.cache.clear();
+      return r;
+    });
+    this.afterChange();
+    return result;
+  }
+
+  private afterChange(): void {
     this.onChange?.();
     if (this.stale) this.reloadUntilFresh();
-    return result;
   }
 
   /** After a write whose totals could not be read back: reload, retrying each second. */
@@ -172,14 +192,16 @@ export class CampaignSnapshot {
    * the new rows merged into the newest 50, without any scan.
    */
   addPledges(rows: pledgeRepo.TimedPledgeRow[], totals: pledgeRepo.PledgeTotals | undefined): void {
-    if (totals) this.setTotals(totals);
-    else this.stale = true;
+    // Batches applied out of order must not step the totals back: keep the newest version.
+    if (totals && totals.version >= this.totalsVersion) this.setTotals(totals);
+    else if (!totals) this.stale = true;
     this.recent = [...rows.map(toRecent), ...this.recent]
       .sort(newestFirst)
       .slice(0, SNAPSHOT_RECENT);
   }
 
   private setTotals(t: pledgeRepo.PledgeTotals): void {
+    this.totalsVersion = t.version;
     this.pledgeContainers = t.containers;
     this.confirmedContainers = t.confirmedContainers;
     this.pledgeCount = t.pledgeCount;

@@ -21,7 +21,7 @@ async function scanned(db: TestDb) {
 }
 
 async function totals(db: TestDb) {
-  const { id: _id, ...rest } = await readPledgeTotals(db.database.db);
+  const { id: _id, version: _version, ...rest } = await readPledgeTotals(db.database.db);
   return rest;
 }
 
@@ -93,6 +93,9 @@ describe('pledge_totals triggers', () => {
       ),
     );
     expect(await totals(db)).toEqual(await scanned(db));
+
+    // Every changing statement moved the version on.
+    expect((await readPledgeTotals(db.database.db)).version).toBeGreaterThanOrEqual(12);
 
     await exec(db, sql`truncate pledges`);
     expect(await totals(db)).toEqual(await scanned(db));

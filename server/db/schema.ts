@@ -66,6 +66,8 @@ export const pledgeTotals = pgTable(
     usdAmount: bigint('usd_amount', { mode: 'number' }).notNull().default(0),
     jmdAmount: bigint('jmd_amount', { mode: 'number' }).notNull().default(0),
     donorCount: bigint('donor_count', { mode: 'number' }).notNull().default(0),
+    /** +1 per changing statement, in commit order (row lock): lets readers keep the newest. */
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
   },
   () => [check('pledge_totals_one_row', sql`id = 1`)],
 );

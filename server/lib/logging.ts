@@ -62,10 +62,12 @@ export const logSerializers = {
 const SLOW_REQUEST_MS = 1000;
 
 /**
- * One log line per request that matters, none for the others. A spike is mostly public reads, and
- * Fastify's two synchronous lines per request cost about as much as answering a read from memory
- * (docs/decisions/005-performance.md). So a quick, successful GET/HEAD is not logged; writes,
- * refusals (4xx), errors and slow requests are, in one line with method, path, status and time.
+ * One log line per request that matters, none for the others. A spike is public reads and new
+ * pledges, and Fastify's two synchronous lines per request (with redaction) cost about as much as
+ * answering a read from memory, and a tenth of a pledge (docs/decisions/005-performance.md). So a
+ * quick, successful read or public call is not logged (a pledge is in the database anyway);
+ * admin actions, refusals (4xx), errors and slow requests are, in one line with method, path,
+ * status and time.
  */
 export class RequestLogController extends LogController {
   override incomingRequest(): void {}
@@ -75,8 +77,11 @@ export class RequestLogController extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    const read = request.method === 'GET' || request.method === 'HEAD';
-    if (!error && read && reply.statusCode < 400 && reply.elapsedTime < SLOW_REQUEST_MS) return;
+    const routine =
+      request.method === 'GET' ||
+      request.method === 'HEAD' ||
+      request.routeOptions.config?.access === 'public';
+    if (!error && routine && reply.statusCode < 400 && reply.elapsedTime < SLOW_REQUEST_MS) return;
     const line = { req: request, res: reply, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');

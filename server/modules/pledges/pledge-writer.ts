@@ -20,12 +20,18 @@ const MAX_BATCH = 500;
  */
 export class PledgeWriter {
   private queue: Pending[] = [];
-  private flushing = false;
+  private inFlight = 0;
   private scheduled = false;
 
+  /**
+   * @param maxInFlight batches written at once: 1 on PGlite (one connection: more would only
+   *   queue), a few on PostgreSQL, where one batch's commit (a WAL flush) overlaps the next one's
+   *   insert.
+   */
   constructor(
     private readonly db: Db,
     private readonly snapshot: CampaignSnapshot,
+    private readonly maxInFlight = 1,
   ) {}
 
   submit(values: Values): Promise<repo.PledgeRow> {
@@ -43,7 +49,7 @@ export class PledgeWriter {
    * thousands).
    */
   private schedule(): void {
-    if (this.scheduled || this.flushing) return;
+    if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -52,10 +58,11 @@ export class PledgeWriter {
   }
 
   private async flush(): Promise<void> {
-    this.flushing = true;
     const batch = this.queue.splice(0, MAX_BATCH);
+    if (batch.length === 0) return;
+    this.inFlight += 1;
     try {
-      const rows = await this.snapshot.write(
+      const rows = await this.snapshot.writeShared(
         async () => {
           const inserted = await repo.insertPledges(
             this.db,
@@ -75,8 +82,8 @@ export class PledgeWriter {
     } catch (err) {
       for (const p of batch) p.reject(err);
     } finally {
-      this.flushing = false;
-      if (this.queue.length > 0) this.schedule();
+      this.inFlight -= 1;
+      this.schedule();
     }
   }
 }

@@ -27,7 +27,7 @@ const NOT_FOUND = 'Pledge not found';
 
 export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, snapshot, config } = ctx;
-  const writer = new PledgeWriter(db, snapshot);
+  const writer = new PledgeWriter(db, snapshot, ctx.database.kind === 'postgres' ? 3 : 1);
 
   // Public: newest first; ?limit=N for the home (DECISIONS 8). An admin session sees everything.
   app.get('/api/pledges', { config: { access: 'public' } }, async (request, reply) => {
