@@ -1,8 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 
 /** Below this, compression saves less than it costs (the same threshold as @fastify/compress). */
 const MIN_COMPRESS_BYTES = 1024;
+const BROTLI_PARAMS = { [constants.BROTLI_PARAM_QUALITY]: 5 };
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
 
 /**
  * A response body built once per snapshot change and sent to every reader until the next one.
@@ -76,4 +80,30 @@ export function sendCached(
   return reply
     .header('Content-Encoding', encoding)
     .send(encoding === 'br' ? body.br() : body.gzip());
+}
+
+/**
+ * A body sent once (the full pledge list, for example), compressed off the event loop (zlib's
+ * thread pool): a list of 100,000 pledges is megabytes, and compressing it synchronously would
+ * stall every other request meanwhile.
+ */
+export async function sendOnce(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  text: string,
+  contentType: string,
+): Promise<FastifyReply> {
+  const raw = Buffer.from(text, 'utf8');
+  reply.type(contentType);
+  if (raw.length < MIN_COMPRESS_BYTES) return reply.send(raw);
+  reply.header('Vary', 'Accept-Encoding');
+  const encoding = preferredEncoding(request.headers['accept-encoding']);
+  if (encoding === 'identity') return reply.send(raw);
+  const body =
+    encoding === 'br'
+      ? await brotliAsync(raw, {
+          params: { ...BROTLI_PARAMS, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+        })
+      : await gzipAsync(raw, { level: 6 });
+  return reply.header('Content-Encoding', encoding).send(body);
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { EXPORT_FILE_NAME } from '../../../shared/constants';
 import {
@@ -8,7 +8,7 @@ import {
 } from '../../../shared/schemas/pledge';
 import { NO_CHANGES_MESSAGE } from '../../../shared/schemas/update';
 import type { AppContext } from '../../app';
-import { sendCached } from '../../campaign/cached-body';
+import { sendCached, sendOnce } from '../../campaign/cached-body';
 import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
@@ -24,24 +24,41 @@ const listQuery = z.object({
 });
 
 const NOT_FOUND = 'Pledge not found';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, snapshot, config } = ctx;
   const writer = new PledgeWriter(db, snapshot, ctx.database.kind === 'postgres' ? 3 : 1);
 
   // Public: newest first; ?limit=N for the home (DECISIONS 8). An admin session sees everything.
-  app.get('/api/pledges', { config: { access: 'public' } }, async (request, reply) => {
+  async function fromDatabase(request: FastifyRequest, reply: FastifyReply, limit?: number) {
+    const rows = await repo.listPledges(db, limit);
+    const data = request.isAdmin ? rows.map(repo.toAdminPledge) : rows.map(repo.toPublicPledge);
+    // Compressed here, off the event loop (this route skips @fastify/compress).
+    return sendOnce(request, reply, JSON.stringify(data), JSON_TYPE);
+  }
+
+  // compress: false: every answer goes through sendCached, which compresses.
+  app.get('/api/pledges', { config: { access: 'public' }, compress: false }, (request, reply) => {
+    // The home's call (?limit=8, no session) is the hottest read: answered from the snapshot
+    // without validating through zod, and without a promise. Anything else takes the full path.
+    const raw = (request.query as { limit?: unknown }).limit;
+    if (!request.isAdmin && typeof raw === 'string' && /^[1-9][0-9]?$/.test(raw)) {
+      const limit = Number(raw);
+      if (snapshot.canServeRecent(limit)) {
+        const body = snapshot.jsonBody(`pledges:${limit}`, () => snapshot.recentPledges(limit));
+        sendCached(request, reply.header('Cache-Control', 'no-cache'), body);
+        return;
+      }
+    }
     const { limit } = parseWith(listQuery, request.query);
-    if (request.isAdmin) {
-      reply.header('Cache-Control', 'no-store');
-      return (await repo.listPledges(db, limit)).map(repo.toAdminPledge);
-    }
-    reply.header('Cache-Control', 'no-cache');
-    if (limit !== undefined && snapshot.canServeRecent(limit)) {
+    reply.header('Cache-Control', request.isAdmin ? 'no-store' : 'no-cache');
+    if (!request.isAdmin && limit !== undefined && snapshot.canServeRecent(limit)) {
       const body = snapshot.jsonBody(`pledges:${limit}`, () => snapshot.recentPledges(limit));
-      return sendCached(request, reply, body);
+      sendCached(request, reply, body);
+      return;
     }
-    return (await repo.listPledges(db, limit)).map(repo.toPublicPledge);
+    return fromDatabase(request, reply, limit);
   });
 
   const pledgeLimit = config.rateLimitPledgesPerMinute;
