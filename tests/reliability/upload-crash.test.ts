@@ -77,8 +77,10 @@ describe('R9 crash in the middle of an upload', () => {
       expect(existsSync(crashed)).toBe(false);
       expect(existsSync(staleClaim)).toBe(false);
       const leftovers = readdirSync(uploadsDir()).filter((n) => n.startsWith('.tmp-'));
+      // PGlite: this process owns DATA_DIR, so every leftover went. PostgreSQL: young ones stay
+      // (they may be another instance's upload in progress) until they are an hour old.
       if (target.kind === 'pglite') expect(leftovers).toEqual([]);
-      else expect(leftovers).toEqual([path.basename(fresh)]);
+      else expect(leftovers).toContain(path.basename(fresh));
       expectOnlyWholeObjects();
 
       const cookie = await login(server.baseUrl);
