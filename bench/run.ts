@@ -110,10 +110,12 @@ async function benchApp(
     }
     await afterReads?.(baseUrl);
 
-    const before = (await getJson<Progress>(`${baseUrl}/api/progress`)).pledgeCount;
-    const { warm, run } = await measurePost(baseUrl, name);
+    let before = 0;
+    const { run } = await measurePost(baseUrl, name, async () => {
+      before = (await getJson<Progress>(`${baseUrl}/api/progress`)).pledgeCount;
+    });
     const after = (await getJson<Progress>(`${baseUrl}/api/progress`)).pledgeCount;
-    const acknowledged = warm.ok + run.ok;
+    const acknowledged = run.ok;
     result.load.post = run;
     result.postCheck = { before, after, acknowledged, exact: after === before + acknowledged };
     log(`[${name}] ${line('POST /api/pledges', run)}`);
@@ -210,7 +212,7 @@ function table(
   apps: Record<string, ServerResult | undefined>,
 ): string {
   const rows: string[][] = [
-    ['server', 'endpoint', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'x baseline'],
+    ['server', 'endpoint', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'x baseline', 's'],
   ];
   const endpoints = [
     ...READS.map((r) => [r.key, r.label] as const),
@@ -231,6 +233,7 @@ function table(
         String(r.p99Ms),
         String(r.non2xx + r.errors),
         String(ratio(r.reqPerSec, baseline[key]?.reqPerSec) ?? '-'),
+        String(Math.round(r.durationS * 10) / 10),
       ]);
     }
   }

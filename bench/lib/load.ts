@@ -114,11 +114,25 @@ export async function postPledges(baseUrl: string, amount: number, tag: string) 
 /**
  * POST /api/pledges under load. A duration-based run cuts the requests in flight when it stops,
  * and those may or may not be committed, which would make "stored = seeded + acknowledged"
- * uncheckable. So the run is by count: the warm-up measures the rate, and the measured run sends
- * about DURATION_S seconds' worth, then waits for every answer.
+ * uncheckable. So: a duration-based warm-up (its stragglers settle during `settle`, after which
+ * the caller reads the stored count), then a run by count, sized from the warm-up's rate to last
+ * about DURATION_S seconds, that waits for every answer.
  */
-export async function measurePost(baseUrl: string, tag: string) {
-  const warm = await postPledges(baseUrl, 2000, `${tag}w`);
+export async function measurePost(
+  baseUrl: string,
+  tag: string,
+  settle: () => Promise<void> = async () => {},
+) {
+  const warm = summarise(
+    await autocannon({
+      url: baseUrl,
+      connections: CONNECTIONS,
+      duration: WARMUP_S,
+      requests: pledgeRequests(`${tag}w`),
+    }),
+  );
+  await new Promise((r) => setTimeout(r, 1000));
+  await settle();
   const amount = Math.min(200_000, Math.max(2000, Math.round(warm.reqPerSec * DURATION_S)));
   const run = await postPledges(baseUrl, amount, tag);
   return { warm, run };
