@@ -105,15 +105,20 @@ async function benchApp(
       memory: { afterStart, idleAfterLoad: afterStart, peakMb: 0 },
     };
     for (const r of READS) {
-      result.load[r.key] = await measureGet(baseUrl, r.path, r.headers);
+      result.load[r.key] = await measureGet(baseUrl, r.path, r.headers, server.pid);
       log(`[${name}] ${line(r.label, result.load[r.key]!)}`);
     }
     await afterReads?.(baseUrl);
 
     let before = 0;
-    const { run } = await measurePost(baseUrl, name, async () => {
-      before = (await getJson<Progress>(`${baseUrl}/api/progress`)).pledgeCount;
-    });
+    const { run } = await measurePost(
+      baseUrl,
+      name,
+      async () => {
+        before = (await getJson<Progress>(`${baseUrl}/api/progress`)).pledgeCount;
+      },
+      server.pid,
+    );
     const after = (await getJson<Progress>(`${baseUrl}/api/progress`)).pledgeCount;
     const acknowledged = run.ok;
     result.load.post = run;
@@ -163,10 +168,10 @@ async function benchBaseline(captured: Record<string, RawResponse>) {
     log(`\n[baseline] bare node:http on port ${port}`);
     const load: Partial<Record<ReadKey | 'post', LoadResult>> = {};
     for (const r of READS) {
-      load[r.key] = await measureGet(server.baseUrl, r.path, r.headers);
+      load[r.key] = await measureGet(server.baseUrl, r.path, r.headers, server.pid);
       log(`[baseline] ${line(r.label, load[r.key]!)}`);
     }
-    load.post = (await measurePost(server.baseUrl, 'baseline')).run;
+    load.post = (await measurePost(server.baseUrl, 'baseline', undefined, server.pid)).run;
     log(`[baseline] ${line('POST /api/pledges', load.post)}`);
     return { load, memory: server.memory() };
   } finally {
@@ -195,13 +200,16 @@ function meanOf(
       total: rs.reduce((a, r) => a + r.total, 0),
       durationS: avg((r) => r.durationS),
       kbPerReq: avg((r) => r.kbPerReq),
+      cpuUsPerReq: rs.every((r) => r.cpuUsPerReq !== undefined)
+        ? Math.round(avg((r) => r.cpuUsPerReq!))
+        : undefined,
     };
   }
   return out;
 }
 
 function line(label: string, r: LoadResult): string {
-  return `${label.padEnd(26)} ${String(r.reqPerSec).padStart(7)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  non-2xx ${r.non2xx}  errors ${r.errors}`;
+  return `${label.padEnd(26)} ${String(r.reqPerSec).padStart(7)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  non-2xx ${r.non2xx}  errors ${r.errors}  cpu ${r.cpuUsPerReq ?? '-'} µs/req`;
 }
 
 const ratio = (a: number | undefined, b: number | undefined) =>
@@ -212,7 +220,18 @@ function table(
   apps: Record<string, ServerResult | undefined>,
 ): string {
   const rows: string[][] = [
-    ['server', 'endpoint', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'x baseline', 's'],
+    [
+      'server',
+      'endpoint',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'non-2xx',
+      'x baseline',
+      's',
+      'cpu µs/req',
+      'x baseline (cpu)',
+    ],
   ];
   const endpoints = [
     ...READS.map((r) => [r.key, r.label] as const),
@@ -234,6 +253,8 @@ function table(
         String(r.non2xx + r.errors),
         String(ratio(r.reqPerSec, baseline[key]?.reqPerSec) ?? '-'),
         String(Math.round(r.durationS * 10) / 10),
+        String(r.cpuUsPerReq ?? '-'),
+        String(ratio(baseline[key]?.cpuUsPerReq, r.cpuUsPerReq) ?? '-'),
       ]);
     }
   }
@@ -460,8 +481,10 @@ async function main() {
   const x = (r: ServerResult | undefined, k: ReadKey) =>
     ratio(r?.load[k]?.reqPerSec, baseline[k]?.reqPerSec) ?? '-';
   const passed = checks.filter((t) => t.pass).length;
+  const cx = (r: ServerResult | undefined, k: ReadKey) =>
+    ratio(baseline[k]?.cpuUsPerReq, r?.load[k]?.cpuUsPerReq) ?? '-';
   log(
-    `\nSUMMARY baseline ${baseline.progress?.reqPerSec ?? '-'} req/s | pglite reads ${x(pglite, 'progress')}x/${x(pglite, 'pledges')}x/${x(pglite, 'home')}x, POST ${pglite?.load.post?.reqPerSec ?? '-'}/s p99 ${pglite?.load.post?.p99Ms ?? '-'} ms, idle ${pglite?.memory.idleAfterLoad.rssMb ?? '-'} MB | postgres reads ${x(postgres, 'progress')}x/${x(postgres, 'pledges')}x/${x(postgres, 'home')}x, POST ${postgres?.load.post?.reqPerSec ?? '-'}/s p99 ${postgres?.load.post?.p99Ms ?? '-'} ms, idle ${postgres?.memory.idleAfterLoad.rssMb ?? '-'} MB | Lighthouse ${lighthouse?.performance ?? '-'} LCP ${lighthouse?.lcpMs ?? '-'} ms | JS ${jsSize?.gzipKb ?? '-'} KB gz | targets ${passed}/${checks.length} | bench/results/latest.json`,
+    `\nSUMMARY baseline ${baseline.progress?.reqPerSec ?? '-'} req/s | pglite reads ${x(pglite, 'progress')}x/${x(pglite, 'pledges')}x/${x(pglite, 'home')}x (cpu ${cx(pglite, 'progress')}x/${cx(pglite, 'pledges')}x/${cx(pglite, 'home')}x), POST ${pglite?.load.post?.reqPerSec ?? '-'}/s p99 ${pglite?.load.post?.p99Ms ?? '-'} ms, idle ${pglite?.memory.idleAfterLoad.rssMb ?? '-'} MB | postgres reads ${x(postgres, 'progress')}x/${x(postgres, 'pledges')}x/${x(postgres, 'home')}x (cpu ${cx(postgres, 'progress')}x/${cx(postgres, 'pledges')}x/${cx(postgres, 'home')}x), POST ${postgres?.load.post?.reqPerSec ?? '-'}/s p99 ${postgres?.load.post?.p99Ms ?? '-'} ms, idle ${postgres?.memory.idleAfterLoad.rssMb ?? '-'} MB | Lighthouse ${lighthouse?.performance ?? '-'} LCP ${lighthouse?.lcpMs ?? '-'} ms | JS ${jsSize?.gzipKb ?? '-'} KB gz | targets ${passed}/${checks.length} | bench/results/latest.json`,
   );
   if (errors.length) process.exitCode = 1;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 // autocannon ships no types; this is the part of its API the bench uses.
@@ -49,6 +50,27 @@ export interface LoadResult {
   total: number;
   durationS: number;
   kbPerReq: number;
+  /**
+   * Server CPU time (user + system) per request during the run, µs: unlike req/s, hardly moved by
+   * other jobs on a shared machine, so baseline / app is a steadier ratio.
+   */
+  cpuUsPerReq?: number;
+}
+
+/** CPU time of a process so far, ms (/proc/<pid>/stat utime + stime, in clock ticks of 10 ms). */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function withCpu(pid: number | undefined, run: () => Promise<LoadResult>) {
+  const before = cpuMs(pid);
+  const r = await run();
+  const after = cpuMs(pid);
+  if (before !== undefined && after !== undefined && r.total > 0)
+    r.cpuUsPerReq = Math.round(((after - before) * 1000) / r.total);
+  return r;
 }
 
 function summarise(r: AutocannonResult): LoadResult {
@@ -71,10 +93,11 @@ export async function measureGet(
   baseUrl: string,
   path: string,
   headers: Record<string, string> = {},
+  pid?: number,
 ): Promise<LoadResult> {
   const opts = { url: baseUrl + path, connections: CONNECTIONS, headers };
   await autocannon({ ...opts, duration: WARMUP_S });
-  return summarise(await autocannon({ ...opts, duration: DURATION_S }));
+  return withCpu(pid, async () => summarise(await autocannon({ ...opts, duration: DURATION_S })));
 }
 
 /** Distinct, valid pledges: every request body has its own name, e-mail and amount. */
@@ -101,14 +124,17 @@ function pledgeRequests(tag: string): AutocannonRequest[] {
 }
 
 /** Exactly `amount` POST /api/pledges, each a new pledge; every response is waited for. */
-export async function postPledges(baseUrl: string, amount: number, tag: string) {
-  const r = await autocannon({
-    url: baseUrl,
-    connections: CONNECTIONS,
-    amount,
-    requests: pledgeRequests(tag),
-  });
-  return summarise(r);
+export async function postPledges(baseUrl: string, amount: number, tag: string, pid?: number) {
+  return withCpu(pid, async () =>
+    summarise(
+      await autocannon({
+        url: baseUrl,
+        connections: CONNECTIONS,
+        amount,
+        requests: pledgeRequests(tag),
+      }),
+    ),
+  );
 }
 
 /**
@@ -122,6 +148,7 @@ export async function measurePost(
   baseUrl: string,
   tag: string,
   settle: () => Promise<void> = async () => {},
+  pid?: number,
 ) {
   const warm = summarise(
     await autocannon({
@@ -134,6 +161,6 @@ export async function measurePost(
   await new Promise((r) => setTimeout(r, 1000));
   await settle();
   const amount = Math.min(200_000, Math.max(2000, Math.round(warm.reqPerSec * DURATION_S)));
-  const run = await postPledges(baseUrl, amount, tag);
+  const run = await postPledges(baseUrl, amount, tag, pid);
   return { warm, run };
 }
