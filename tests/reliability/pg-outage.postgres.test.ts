@@ -9,7 +9,7 @@ import { spawnServer, type ServerProcess } from './support/server-process';
 import { TcpProxy } from './support/tcp-proxy';
 
 const OUTAGES = SOAK ? 5 : 2;
-const OUTAGE_MS = 3_000;
+const OUTAGE_MS = 2_000;
 
 /**
  * R4: PostgreSQL goes away under load and comes back. A TCP proxy between the app and the
@@ -71,7 +71,7 @@ describe(`R4 PostgreSQL restarted under load (${OUTAGES} outages of ${OUTAGE_MS 
     const healthDown: number[] = [];
 
     for (let i = 0; i < OUTAGES; i++) {
-      await sleep(700);
+      await sleep(400);
       await proxy.cut();
       down = true;
       const cutAt = Date.now();

@@ -6,7 +6,7 @@ import { login, request, SOAK, sleep } from './support/load';
 import { bigJpeg } from './support/photo';
 import { createTarget, type Target } from './support/target';
 
-const CYCLES = SOAK ? 24 : 6;
+const CYCLES = SOAK ? 24 : 4;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
