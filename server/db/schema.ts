@@ -44,7 +44,6 @@ export const pledges = pgTable(
     // indexes for its search are in migration 0004 (only where pg_trgm exists).
     index('pledges_created_at_id_idx').on(t.createdAt, t.id),
     index('pledges_amount_created_at_id_idx').on(t.amount, t.createdAt, t.id),
-    index('pledges_email_lower_idx').on(sql`lower(${t.email})`),
     check('pledges_amount_positive', sql`${t.amount} >= 1`),
     check('pledges_currency_known', sql`${t.currency} in ('USD', 'JMD')`),
   ],
