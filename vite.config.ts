@@ -23,8 +23,6 @@ export default defineConfig({
     globalSetup: ['tests/setup/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // Vitest's default on 2 cores is one worker; two halve the suite's wall time here.
-    maxWorkers: 2,
     projects: [
       {
         extends: true,
