@@ -1,6 +1,6 @@
-import { LogOut, Plus, Settings, ShieldCheck } from 'lucide-react';
+import { LogOut, Plus, Settings, ShieldCheck, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
+import { Button, type ButtonProps } from '../../../components/ui/button';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { cn } from '../../../lib/cn';
 import { navigate, usePathname } from '../../../lib/navigation';
@@ -10,6 +10,29 @@ import { ProgressDialog } from './progress-dialog';
 
 // A little smaller on phones, where the header also holds the name and Pledge Now.
 const iconButton = 'h-9 w-9 text-ink-600 hover:bg-ink-100 hover:text-ink-900 sm:h-10 sm:w-10';
+
+/** One labelled icon button with its tooltip: the accessible name is `label`. */
+function HeaderIcon({
+  tooltip,
+  label,
+  icon: Icon,
+  className,
+  ...props
+}: Omit<ButtonProps, 'children'> & { tooltip: string; label: string; icon: LucideIcon }) {
+  return (
+    <Tooltip content={tooltip}>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={label}
+        className={cn(iconButton, className)}
+        {...props}
+      >
+        <Icon className="h-5 w-5" aria-hidden="true" />
+      </Button>
+    </Tooltip>
+  );
+}
 
 /**
  * The header's admin icon buttons after login (SPEC 2). Default export, no props: the public
@@ -29,51 +52,32 @@ export default function AdminHeaderControls() {
 
   return (
     <div role="group" aria-label="Admin tools" className="flex items-center sm:gap-0.5">
-      <Tooltip content={adminControls ? 'Hide admin controls' : 'Show admin controls'}>
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label="Admin controls"
-          aria-pressed={adminControls}
-          className={cn(iconButton, adminControls && 'bg-sun-400 text-ink-900 hover:bg-sun-300')}
-          onClick={() => setAdminControls(!adminControls)}
-        >
-          <ShieldCheck className="h-5 w-5" aria-hidden="true" />
-        </Button>
-      </Tooltip>
-      <Tooltip content="Post a delivery update">
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label="Add update"
-          className={iconButton}
-          onClick={() => setPostOpen(true)}
-        >
-          <Plus className="h-5 w-5" aria-hidden="true" />
-        </Button>
-      </Tooltip>
-      <Tooltip content="Campaign progress">
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label="Admin settings"
-          className={iconButton}
-          onClick={() => setProgressOpen(true)}
-        >
-          <Settings className="h-5 w-5" aria-hidden="true" />
-        </Button>
-      </Tooltip>
-      <Tooltip content="Log out">
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label="Logout"
-          className={iconButton}
-          onClick={() => void handleLogout()}
-        >
-          <LogOut className="h-5 w-5" aria-hidden="true" />
-        </Button>
-      </Tooltip>
+      <HeaderIcon
+        tooltip={adminControls ? 'Hide admin controls' : 'Show admin controls'}
+        label="Admin controls"
+        icon={ShieldCheck}
+        aria-pressed={adminControls}
+        className={cn(adminControls && 'bg-sun-400 text-ink-900 hover:bg-sun-300')}
+        onClick={() => setAdminControls(!adminControls)}
+      />
+      <HeaderIcon
+        tooltip="Post a delivery update"
+        label="Add update"
+        icon={Plus}
+        onClick={() => setPostOpen(true)}
+      />
+      <HeaderIcon
+        tooltip="Campaign progress"
+        label="Admin settings"
+        icon={Settings}
+        onClick={() => setProgressOpen(true)}
+      />
+      <HeaderIcon
+        tooltip="Log out"
+        label="Logout"
+        icon={LogOut}
+        onClick={() => void handleLogout()}
+      />
       <PostUpdateDialog open={postOpen} onOpenChange={setPostOpen} />
       <ProgressDialog open={progressOpen} onOpenChange={setProgressOpen} />
     </div>
