@@ -1,6 +1,7 @@
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import { logRedaction, logSerializers, RequestLogController } from './lib/logging';
@@ -10,12 +11,15 @@ import { registerDrain } from './plugins/drain';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurity } from './plugins/security';
 
-/** The Fastify instance: logging, proxy trust, body and time limits. */
+/**
+ * The Fastify instance: logging, proxy trust, body and time limits, and route schemas read as zod
+ * (requests validated, object responses encoded through their schema).
+ */
 export function createHttpServer(
   config: AppConfig,
   logger: boolean | object | undefined,
 ): FastifyInstance {
-  return Fastify({
+  const app = Fastify({
     logger:
       logger === false
         ? false
@@ -46,6 +50,9 @@ export function createHttpServer(
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
   });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  return app;
 }
 
 /** Everything between the socket and a route: errors, drain, parsing, headers, limits, sessions. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context';
 import { adminRoutes } from './modules/admin/routes';
+import { docsRoutes } from './modules/docs/routes';
 import { healthRoutes } from './modules/health/routes';
 import { pledgeRoutes } from './modules/pledges/routes';
 import { progressRoutes } from './modules/progress/routes';
@@ -8,12 +9,16 @@ import { updateRoutes } from './modules/updates/routes';
 import { uploadRoutes } from './modules/uploads/routes';
 import { registerSpa } from './plugins/spa';
 
-/** Every route of the app; the SPA last, since it owns the not-found handler. */
+/**
+ * Every route of the app: the docs first (they collect the others), the SPA last (it owns the
+ * not-found handler).
+ */
 export async function registerRoutes(
   app: FastifyInstance,
   ctx: AppContext,
   clientDir: string,
 ): Promise<void> {
+  await docsRoutes(app, ctx);
   await healthRoutes(app, ctx);
   await adminRoutes(app, ctx);
   await pledgeRoutes(app, ctx);

@@ -2,6 +2,8 @@
 
 export const CAMPAIGN_GOAL = 500_000;
 export const RECENT_PLEDGES_LIMIT = 8;
+/** How many delivery updates the page's embedded data carries; the rest load on demand. */
+export const EMBEDDED_UPDATES = 12;
 
 export const CURRENCIES = ['USD', 'JMD'] as const;
 export type Currency = (typeof CURRENCIES)[number];

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { HttpError } from '../lib/http-error';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { HttpError, validationError } from '../lib/http-error';
 
 /** Fastify's own 4xx codes, in words a person understands. */
 const FASTIFY_MESSAGES: Record<string, string> = {
@@ -44,6 +45,18 @@ function isDatabaseUnavailable(err: unknown): boolean {
 
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | HttpError | Error, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      // A route schema refused the request: the same 400 as the schema's message everywhere.
+      const issues = err.validation.map((v) => ({
+        path: v.instancePath
+          .split('/')
+          .slice(1)
+          .filter((p) => p !== ''),
+        code: v.keyword,
+        message: v.message ?? 'Invalid request',
+      }));
+      err = validationError(issues, err.validationContext);
+    }
     if (err instanceof HttpError) {
       if (err.headers) reply.headers(err.headers);
       return reply

@@ -47,18 +47,20 @@ export type PledgeCreate = z.output<typeof pledgeCreateSchema>;
 
 export const EDIT_AMOUNT_MESSAGE = 'Please enter a valid amount (minimum $1)';
 
+/** The amount an admin may set on an existing pledge (the edit dialog checks it too). */
+export const pledgeEditAmount = z
+  .number({ error: EDIT_AMOUNT_MESSAGE })
+  .min(PLEDGE_AMOUNT_MIN, { error: EDIT_AMOUNT_MESSAGE })
+  .max(PLEDGE_AMOUNT_MAX, { error: 'Pledge amount must be at most 1,000,000,000' })
+  .int({ error: EDIT_AMOUNT_MESSAGE });
+
 /** PATCH /api/pledges/{id}: {updates: {name, email, amount}}, each optional. */
 export const pledgeEditSchema = z.object({
   updates: z.object(
     {
       name: pledgeName.optional(),
       email: pledgeEmail.optional(),
-      amount: z
-        .number({ error: EDIT_AMOUNT_MESSAGE })
-        .min(PLEDGE_AMOUNT_MIN, { error: EDIT_AMOUNT_MESSAGE })
-        .max(PLEDGE_AMOUNT_MAX, { error: 'Pledge amount must be at most 1,000,000,000' })
-        .int({ error: EDIT_AMOUNT_MESSAGE })
-        .optional(),
+      amount: pledgeEditAmount.optional(),
     },
     { error: 'updates must be an object' },
   ),
@@ -66,6 +68,21 @@ export const pledgeEditSchema = z.object({
 export type PledgeEdit = z.infer<typeof pledgeEditSchema>;
 
 /** What anyone may see of a pledge: no e-mail, and "Anonymous" instead of an anonymous donor's name. */
+export const publicPledgeSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  amount: z.number().int(),
+  currency: currencySchema,
+  containers: z.number().int(),
+  isAnonymous: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+export type PublicPledge = z.infer<typeof publicPledgeSchema>;
+
+/**
+ * The public view's keys, written out: the allow-list tests hold responses to, kept apart from
+ * the schema so that a key added to the schema by mistake fails them.
+ */
 export const PUBLIC_PLEDGE_KEYS = [
   'id',
   'name',
@@ -76,24 +93,32 @@ export const PUBLIC_PLEDGE_KEYS = [
   'createdAt',
 ] as const;
 
-export interface PublicPledge {
-  id: string;
-  name: string;
-  amount: number;
-  currency: 'USD' | 'JMD';
-  containers: number;
-  isAnonymous: boolean;
-  createdAt: string;
-}
+export const adminPledgeSchema = publicPledgeSchema.extend({
+  email: z.string(),
+  isPaid: z.boolean(),
+  paymentConfirmedAt: z.iso.datetime().nullable(),
+});
+export type AdminPledge = z.infer<typeof adminPledgeSchema>;
 
-export interface AdminPledge extends PublicPledge {
-  email: string;
-  isPaid: boolean;
-  paymentConfirmedAt: string | null;
-}
+/** POST /api/pledges answers with the public view and whether it is paid (always false). */
+export const createdPledgeSchema = publicPledgeSchema.extend({ isPaid: z.boolean() });
+
+/** GET /api/pledges: the public view, or the admin view for an admin session. */
+export const pledgeListSchema = z.array(z.union([adminPledgeSchema, publicPledgeSchema]));
 
 export type Pledge = PublicPledge &
   Partial<Pick<AdminPledge, 'email' | 'isPaid' | 'paymentConfirmedAt'>>;
+
+/** GET /api/pledges?limit=N: newest first; without limit, every pledge. */
+const LIMIT_MESSAGE = 'limit must be a whole number from 1 to 1000';
+export const pledgeListQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: LIMIT_MESSAGE })
+    .int({ error: LIMIT_MESSAGE })
+    .min(1, { error: LIMIT_MESSAGE })
+    .max(1000, { error: LIMIT_MESSAGE })
+    .optional(),
+});
 
 /** Admin listing query (GET /api/admin/pledges): server-side search, filter, sort and paging. */
 export const adminPledgeQuerySchema = z.object({
@@ -106,17 +131,20 @@ export const adminPledgeQuerySchema = z.object({
 });
 export type AdminPledgeQuery = z.infer<typeof adminPledgeQuerySchema>;
 
-export interface AdminPledgePage {
-  items: AdminPledge[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
+export const pledgeStatsSchema = z.object({
+  totalPledges: z.number().int(),
+  paidPledges: z.number().int(),
+  pendingPledges: z.number().int(),
+  totalUSD: z.number(),
+  totalJMD: z.number(),
+});
+export type PledgeStats = z.infer<typeof pledgeStatsSchema>;
 
-export interface PledgeStats {
-  totalPledges: number;
-  paidPledges: number;
-  pendingPledges: number;
-  totalUSD: number;
-  totalJMD: number;
-}
+export const adminPledgePageSchema = z.object({
+  items: z.array(adminPledgeSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  stats: pledgeStatsSchema,
+});
+export type AdminPledgePage = z.infer<typeof adminPledgePageSchema>;

@@ -1,29 +1,44 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ADMIN_MESSAGES, loginSchema } from '../../../shared/schemas/admin';
 import type { AppContext } from '../../context';
-import { HttpError, parseWith } from '../../lib/http-error';
+import { HttpError } from '../../lib/http-error';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth';
 import { verifyPassword } from './password';
 import * as repo from './repo';
 
 const WINDOW_MS = 60_000;
 
-export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
-  const { db, sessions, config } = ctx;
+const sessionStateSchema = z.object({ isAuthenticated: z.boolean() });
+const loginResultSchema = z.object({ ok: z.literal(true), isAuthenticated: z.literal(true) });
+const logoutResultSchema = z.object({ ok: z.literal(true), isAuthenticated: z.literal(false) });
 
-  app.get('/api/admin/check', { config: { access: 'public' } }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    return { isAuthenticated: request.isAdmin };
-  });
+export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, sessions, config } = ctx;
+  const limit = config.rateLimitLoginPerMinute;
+  const loginKey = (request: FastifyRequest) => `login:${request.ip}`;
+
+  app.get(
+    '/api/admin/check',
+    { config: { access: 'public' }, schema: { response: { 200: sessionStateSchema } } },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return { isAuthenticated: request.isAdmin };
+    },
+  );
 
   app.post(
     '/api/admin/login',
-    { config: { access: 'public' }, bodyLimit: 16 * 1024 },
-    async (request, reply) => {
-      const limit = config.rateLimitLoginPerMinute;
-      const key = `login:${request.ip}`;
-      if (limit > 0) {
-        const state = await repo.peekRateLimit(db, key, config.now(), WINDOW_MS);
+    {
+      config: { access: 'public' },
+      bodyLimit: 16 * 1024,
+      schema: { body: loginSchema, response: { 200: loginResultSchema } },
+      // Before the body is validated: a client over the limit gets 429 whatever it sends.
+      preValidation: async (request) => {
+        if (limit <= 0) return;
+        const state = await repo.peekRateLimit(db, loginKey(request), config.now(), WINDOW_MS);
         if (state && state.count >= limit) {
           const retryAfter = Math.max(
             1,
@@ -37,11 +52,12 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
             { 'Retry-After': String(retryAfter) },
           );
         }
-      }
-      const { password } = parseWith(loginSchema, request.body);
-      const ok = await verifyPassword(password, ctx.passwordHash());
+      },
+    },
+    async (request, reply) => {
+      const ok = await verifyPassword(request.body.password, ctx.passwordHash());
       if (!ok) {
-        if (limit > 0) await repo.hitRateLimit(db, key, config.now(), WINDOW_MS);
+        if (limit > 0) await repo.hitRateLimit(db, loginKey(request), config.now(), WINDOW_MS);
         request.log.warn({ ip: request.ip }, 'failed admin login');
         throw new HttpError(401, ADMIN_MESSAGES.invalidPassword);
       }
@@ -50,13 +66,19 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
       const { token } = await sessions.create();
       setSessionCookie(request, reply, token, config.sessionTtlMs);
       request.log.info('admin logged in');
-      return reply.header('Cache-Control', 'no-store').send({ ok: true, isAuthenticated: true });
+      return reply
+        .header('Cache-Control', 'no-store')
+        .send({ ok: true as const, isAuthenticated: true as const });
     },
   );
 
-  app.post('/api/admin/logout', { config: { access: 'public' } }, async (request, reply) => {
-    if (request.sessionTokenHash) await sessions.revoke(request.sessionTokenHash);
-    clearSessionCookie(request, reply);
-    return { ok: true, isAuthenticated: false };
-  });
+  app.post(
+    '/api/admin/logout',
+    { config: { access: 'public' }, schema: { response: { 200: logoutResultSchema } } },
+    async (request, reply) => {
+      if (request.sessionTokenHash) await sessions.revoke(request.sessionTokenHash);
+      clearSessionCookie(request, reply);
+      return { ok: true as const, isAuthenticated: false as const };
+    },
+  );
 }
