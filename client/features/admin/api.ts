@@ -20,7 +20,7 @@ import type { Progress, ProgressUpdate } from '../../../shared/schemas/progress'
 import type { DeliveryUpdate, UpdateCreate, UpdateEdit } from '../../../shared/schemas/update';
 import { toast, type ToastInput } from '../../components/ui/toast-store';
 import { apiRequest, errorMessage, getJson, throwIfNotOk } from '../../lib/api-client';
-import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
+import { pledgeRelatedKeys, queryKeys, updatesQuery } from '../../lib/query-keys';
 import { useAdminAuth } from '../admin-auth/context';
 import { TOASTS } from './messages';
 
@@ -48,8 +48,6 @@ const adminPledgesQuery = (params: AdminPledgeParams) =>
     placeholderData: keepPreviousData,
   });
 
-const allUpdatesQuery = queryOptions<DeliveryUpdate[]>({ queryKey: queryKeys.updates });
-
 /**
  * One page of the dashboard table plus the stat cards. The server searches, filters, sorts and
  * pages (docs/decisions/006-admin-table-paging.md); the previous page stays on screen while the
@@ -64,7 +62,7 @@ export function useAdminPledges(params: AdminPledgeParams) {
  * dashboard mounts.
  */
 export function useAllUpdates() {
-  return useQuery({ ...allUpdatesQuery, refetchOnMount: 'always' });
+  return useQuery({ ...updatesQuery, refetchOnMount: 'always' });
 }
 
 /**
@@ -75,10 +73,6 @@ export function useAllUpdates() {
  */
 export function usePrefetchDashboard(params: AdminPledgeParams) {
   usePrefetchQuery(adminPledgesQuery(params));
-}
-
-export function useProgress() {
-  return useQuery<Progress>({ queryKey: queryKeys.progress });
 }
 
 interface AdminMutationOptions<TVars, TData> {
@@ -115,15 +109,6 @@ function useAdminMutation<TVars, TData = unknown>(opts: AdminMutationOptions<TVa
         variant: 'destructive',
       });
     },
-  });
-}
-
-export function useConfirmPledge() {
-  return useAdminMutation<string>({
-    mutationFn: (id) => apiRequest('PUT', `/api/pledges/${id}/confirm`, {}),
-    invalidate: pledgeRelatedKeys,
-    success: TOASTS.paymentConfirmed,
-    fallback: TOASTS.confirmFailed,
   });
 }
 

@@ -1,13 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { PledgeCreateInput, Pledge } from '../../../shared/schemas/pledge';
+import type { PledgeCreateInput } from '../../../shared/schemas/pledge';
 import { toast } from '../../components/ui/toast-store';
 import { apiRequest, errorMessage } from '../../lib/api-client';
-import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
+import { pledgeRelatedKeys, recentPledgesQuery } from '../../lib/query-keys';
 import { useAdminAuth } from '../admin-auth/context';
-
-/** The admin view of the same list (isPaid, real names): its own cache entry under the same prefix. */
-const adminRecentKey = [...queryKeys.recentPledges, 'admin'] as const;
 
 /**
  * The 8 newest pledges (GET /api/pledges?limit=8; never the whole list, DECISIONS 8).
@@ -18,12 +15,10 @@ export function useRecentPledges(adminControls: boolean) {
   const queryClient = useQueryClient();
   useEffect(() => {
     // Do not keep admin-only fields (real names of anonymous donors) once the controls are off.
-    if (!adminControls) queryClient.removeQueries({ queryKey: adminRecentKey, exact: true });
+    if (!adminControls)
+      queryClient.removeQueries({ queryKey: recentPledgesQuery(true).queryKey, exact: true });
   }, [adminControls, queryClient]);
-  return useQuery<Pledge[]>({
-    queryKey: adminControls ? adminRecentKey : queryKeys.recentPledges,
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...recentPledgesQuery(adminControls), placeholderData: keepPreviousData });
 }
 
 export function invalidatePledgeData(queryClient: ReturnType<typeof useQueryClient>) {

@@ -3,14 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import {
   AMOUNT_PLACEHOLDER,
-  CAMPAIGN_GOAL,
   CURRENCIES,
   CURRENCY_PREFIX,
   PLEDGE_AMOUNT_MIN,
 } from '../../../../shared/constants';
-import { pledgeEstimate } from '../../../../shared/containers';
+import { goalOrDefault, pledgeEstimate, UNIT_PRICE_TEXT } from '../../../../shared/containers';
 import { formatNumber } from '../../../../shared/format';
-import type { Progress } from '../../../../shared/schemas/progress';
 import {
   pledgeCreateSchema,
   type PledgeCreate,
@@ -23,7 +21,7 @@ import { Input } from '../../../components/ui/input';
 import { FieldError, Label } from '../../../components/ui/label';
 import { cn } from '../../../lib/cn';
 import { navigate } from '../../../lib/navigation';
-import { queryKeys } from '../../../lib/query-keys';
+import { progressQuery } from '../../../lib/query-keys';
 import { useCreatePledge } from '../api';
 
 /** SPEC 2: an empty amount counts as 0 (and then fails the "at least $1" rule). */
@@ -63,9 +61,8 @@ export default function PledgeDialog({
     formState: { errors },
   } = form;
   const createPledge = useCreatePledge();
-  const { data: progress } = useQuery<Progress>({ queryKey: queryKeys.progress });
-  const goal =
-    progress?.goalAmount && progress.goalAmount > 0 ? progress.goalAmount : CAMPAIGN_GOAL;
+  const { data: progress } = useQuery(progressQuery);
+  const goal = goalOrDefault(progress?.goalAmount);
 
   const currency = useWatch({ control, name: 'currency' }) ?? 'USD';
   const amount = parseAmountInput(useWatch({ control, name: 'amount' }));
@@ -89,7 +86,7 @@ export default function PledgeDialog({
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
         title="Make a Pledge"
-        description="Every US$0.11 or J$16.72 you pledge provides one biodegradable meal container."
+        description={`Every ${UNIT_PRICE_TEXT} you pledge provides one biodegradable meal container.`}
       >
         <form onSubmit={onSubmit} noValidate className="grid gap-4">
           <div className="grid gap-1.5">
