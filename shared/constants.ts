@@ -7,7 +7,6 @@ export const EMBEDDED_UPDATES = 12;
 
 export const CURRENCIES = ['USD', 'JMD'] as const;
 export type Currency = (typeof CURRENCIES)[number];
-export const DEFAULT_CURRENCY: Currency = 'USD';
 
 /** Unit price of one meal container, in cents of each currency (US$0.11, J$16.72). */
 export const UNIT_PRICE_CENTS: Record<Currency, number> = { USD: 11, JMD: 1672 };
@@ -27,7 +26,6 @@ export const GOAL_MAX = 1_000_000_000;
 
 export const IMAGE_MAX_BYTES = 5_242_880;
 export const UPLOAD_BUTTON_DEFAULT_MAX_BYTES = 10_485_760;
-export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 
 export const LIGHTBOX_STORAGE_KEY = 'hasSeenCampaignContext';
 export const LIGHTBOX_AUTO_CLOSE_MS = 30_000;
