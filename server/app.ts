@@ -12,6 +12,7 @@ import { keepPlannerStatistics } from './db/planner-statistics';
 import { generatePassword, hashPassword } from './modules/admin/password';
 import * as adminRepo from './modules/admin/repo';
 import { adminRoutes } from './modules/admin/routes';
+import { backupRoutes } from './modules/backup/routes';
 import { pledgeRoutes } from './modules/pledges/routes';
 import { progressRoutes } from './modules/progress/routes';
 import { updateRoutes } from './modules/updates/routes';
@@ -198,6 +199,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await progressRoutes(app, ctx);
   await updateRoutes(app, ctx);
   await uploadRoutes(app, ctx);
+  await backupRoutes(app, ctx);
   await registerSpa(app, {
     ...ctx,
     clientDir: opts.clientDir ?? path.join(PROJECT_ROOT, 'dist', 'client'),
