@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../context';
 import { backupStream } from '../../backup/dump';
 import { BACKUP_FILE_SUFFIX } from '../../backup/format';
 
