@@ -1,4 +1,4 @@
-import { RECENT_PLEDGES_LIMIT } from '../../shared/constants';
+import { PUBLIC_PLEDGES_MAX, RECENT_PLEDGES_LIMIT } from '../../shared/constants';
 import type { PledgeStats, PublicPledge } from '../../shared/schemas/pledge';
 import type { Progress } from '../../shared/schemas/progress';
 import type { DeliveryUpdate } from '../../shared/schemas/update';
@@ -50,8 +50,8 @@ function newestFirst(a: RecentPledge, b: RecentPledge): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
-/** How many newest pledges stay in memory: enough for ?limit= up to this without SQL. */
-export const SNAPSHOT_RECENT = 50;
+/** How many newest pledges stay in memory: every public list is served from them, without SQL. */
+export const SNAPSHOT_RECENT = PUBLIC_PLEDGES_MAX;
 
 /**
  * The public state of the campaign, held in memory so public reads cost no SQL (issue 6).
@@ -121,10 +121,6 @@ export class CampaignSnapshot {
     if (status === 'paid') return this.paidCount;
     if (status === 'pending') return this.pledgeCount - this.paidCount;
     return this.pledgeCount;
-  }
-
-  canServeRecent(limit: number): boolean {
-    return limit <= SNAPSHOT_RECENT;
   }
 
   deliveryUpdates(): DeliveryUpdate[] {
