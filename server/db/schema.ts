@@ -6,11 +6,16 @@ import {
   date,
   index,
   integer,
+  pgSequence,
   pgTable,
   text,
   timestamp,
+  unique,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/** Numbers the payment references: a sequence never goes back, so a reference is never reused. */
+export const pledgeReferenceSeq = pgSequence('pledge_reference_seq', { startWith: 1 });
 
 const createdAt = () =>
   timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -37,8 +42,17 @@ export const pledges = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' })
       .notNull()
       .default(sql`clock_timestamp()`),
+    /**
+     * The payment reference the donor puts in the transfer's note (shared/payment-reference.ts).
+     * The default (migration 0009's pledge_reference()) covers any insert; the app passes the
+     * campaign's prefix explicitly.
+     */
+    reference: text('reference')
+      .notNull()
+      .default(sql`pledge_reference(nextval('pledge_reference_seq'), 'MRJ')`),
   },
   (t) => [
+    unique('pledges_reference_unique').on(t.reference),
     // The admin table's orders, both directions (an index scans backwards): "newest first" is
     // (created_at desc, id desc), "largest first" (amount desc, created_at desc, id desc). Trigram
     // indexes for its search are in migration 0004 (only where pg_trgm exists).

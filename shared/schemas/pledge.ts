@@ -90,6 +90,14 @@ export interface AdminPledge extends PublicPledge {
   email: string;
   isPaid: boolean;
   paymentConfirmedAt: string | null;
+  /** Payment reference, e.g. MRJ-7K4Q-2 (issue 11): admins, and the donor in the POST answer. */
+  reference: string;
+}
+
+/** The answer to POST /api/pledges: the public view plus what only the donor who pledged sees. */
+export interface CreatedPledge extends PublicPledge {
+  isPaid: boolean;
+  reference: string;
 }
 
 export type Pledge = PublicPledge &

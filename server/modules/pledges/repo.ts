@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { containersFor } from '../../../shared/containers';
+import { DEFAULT_REFERENCE_PREFIX, parseReference } from '../../../shared/payment-reference';
 import type {
   AdminPledge,
   AdminPledgeQuery,
@@ -31,6 +32,7 @@ export function toAdminPledge(r: PledgeRow): AdminPledge {
     isPaid: r.isPaid,
     paymentConfirmedAt: r.paymentConfirmedAt ? r.paymentConfirmedAt.toISOString() : null,
     createdAt: r.createdAt.toISOString(),
+    reference: r.reference,
   };
 }
 
@@ -67,23 +69,34 @@ export type NewPledge = typeof pledges.$inferInsert;
  * batch (docs/decisions/005-performance.md). RETURNING yields the rows in the arrays' order: they
  * flow from unnest through the INSERT one by one (Django's bulk_create relies on the same).
  */
-export async function insertPledges(db: DbOrTx, values: NewPledge[]): Promise<TimedPledgeRow[]> {
+export async function insertPledges(
+  db: DbOrTx,
+  values: NewPledge[],
+  referencePrefix: string = DEFAULT_REFERENCE_PREFIX,
+): Promise<TimedPledgeRow[]> {
   if (values.length === 0) return [];
   const col = (pick: (v: NewPledge) => unknown) => sql.param(values.map(pick));
   const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
   const result = (await db.execute(sql`
     insert into pledges
-      (name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at)
+      (name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at,
+       reference)
     select name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at,
-      coalesce(created_at, clock_timestamp())
+      coalesce(created_at, clock_timestamp()),
+      pledge_reference(nextval('pledge_reference_seq'), ${referencePrefix})
     from unnest(
       ${col((v) => v.name)}::text[], ${col((v) => v.email)}::text[], ${col((v) => v.amount)}::int[],
       ${col((v) => v.currency ?? 'USD')}::text[], ${col((v) => v.containers)}::bigint[],
       ${col((v) => v.isAnonymous ?? false)}::bool[], ${col((v) => v.isPaid ?? false)}::bool[],
       ${col((v) => iso(v.paymentConfirmedAt))}::timestamptz[], ${col((v) => iso(v.createdAt))}::timestamptz[]
     ) as t(name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at)
-    returning id, created_at, ${createdMicros} as created_micros`)) as unknown as {
-    rows: { id: string; created_at: string | Date; created_micros: number | string }[];
+    returning id, created_at, reference, ${createdMicros} as created_micros`)) as unknown as {
+    rows: {
+      id: string;
+      created_at: string | Date;
+      reference: string;
+      created_micros: number | string;
+    }[];
   };
   return result.rows.map((r, i) => {
     const v = values[i]!;
@@ -98,6 +111,7 @@ export async function insertPledges(db: DbOrTx, values: NewPledge[]): Promise<Ti
       isPaid: v.isPaid ?? false,
       paymentConfirmedAt: v.paymentConfirmedAt ?? null,
       createdAt: new Date(r.created_at),
+      reference: r.reference,
       createdMicros: Number(r.created_micros),
     };
   });
@@ -168,7 +182,16 @@ function adminWhere(q: Pick<AdminPledgeQuery, 'search' | 'status'>): SQL | undef
   const term = q.search.trim();
   if (term) {
     const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conds.push(or(ilike(pledges.name, like), ilike(pledges.email, like))!);
+    // A whole reference (typed any way: "mrj 7k4q 2") is found through its unique index.
+    const reference = parseReference(term);
+    conds.push(
+      or(
+        ilike(pledges.name, like),
+        ilike(pledges.email, like),
+        ilike(pledges.reference, like),
+        ...(reference ? [eq(pledges.reference, reference)] : []),
+      )!,
+    );
   }
   if (q.status === 'paid') conds.push(eq(pledges.isPaid, true));
   if (q.status === 'pending') conds.push(eq(pledges.isPaid, false));

@@ -28,7 +28,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, snapshot, config } = ctx;
-  const writer = new PledgeWriter(db, snapshot, ctx.database.kind === 'postgres' ? 3 : 1);
+  const writer = new PledgeWriter(
+    db,
+    snapshot,
+    ctx.database.kind === 'postgres' ? 3 : 1,
+    config.campaign.payment.referencePrefix,
+  );
 
   // Public: newest first; ?limit=N for the home (DECISIONS 8). An admin session sees everything.
   async function fromDatabase(request: FastifyRequest, reply: FastifyReply, limit?: number) {
@@ -80,7 +85,11 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
         return reply.code(201).send({ ok: true });
       }
       const row = await writer.submit(repo.newPledgeValues(input));
-      return reply.code(201).send({ ...repo.toPublicPledge(row), isPaid: row.isPaid });
+      // The donor's own payment reference, for the thank-you page: only in this answer, never in
+      // a list that others read.
+      return reply
+        .code(201)
+        .send({ ...repo.toPublicPledge(row), isPaid: row.isPaid, reference: row.reference });
     },
   );
 
