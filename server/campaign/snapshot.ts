@@ -51,6 +51,8 @@ export class CampaignSnapshot {
   private paidCount = 0;
   private totalUSD = 0;
   private totalJMD = 0;
+  private receivedUSD = 0;
+  private receivedJMD = 0;
   private donorCount = 0;
   private manualAdjustment = 0;
   private goalAmount = 500000;
@@ -92,6 +94,8 @@ export class CampaignSnapshot {
       pendingPledges: this.pledgeCount - this.paidCount,
       totalUSD: this.totalUSD,
       totalJMD: this.totalJMD,
+      receivedUSD: this.receivedUSD,
+      receivedJMD: this.receivedJMD,
     };
   }
 
@@ -208,6 +212,8 @@ export class CampaignSnapshot {
     this.paidCount = t.paidCount;
     this.totalUSD = t.usdAmount;
     this.totalJMD = t.jmdAmount;
+    this.receivedUSD = t.receivedUsd;
+    this.receivedJMD = t.receivedJmd;
     this.donorCount = t.donorCount;
   }
 

@@ -50,6 +50,14 @@ export const pledges = pgTable(
     reference: text('reference')
       .notNull()
       .default(sql`pledge_reference(nextval('pledge_reference_seq'), 'MRJ')`),
+    /**
+     * What arrived, recorded at confirmation (issue 11); null while pending. bigint: a
+     * US$1,000,000,000 pledge paid in J$ is J$152,000,000,000.
+     */
+    amountReceived: bigint('amount_received', { mode: 'number' }),
+    currencyReceived: text('currency_received', { enum: ['USD', 'JMD'] }),
+    /** Containers the received money buys: what confirmedAmount sums (triggers of 0010). */
+    receivedContainers: bigint('received_containers', { mode: 'number' }),
   },
   (t) => [
     unique('pledges_reference_unique').on(t.reference),
@@ -60,6 +68,14 @@ export const pledges = pgTable(
     index('pledges_amount_created_at_id_idx').on(t.amount, t.createdAt, t.id),
     check('pledges_amount_positive', sql`${t.amount} >= 1`),
     check('pledges_currency_known', sql`${t.currency} in ('USD', 'JMD')`),
+    check(
+      'pledges_currency_received_known',
+      sql`${t.currencyReceived} IS NULL OR ${t.currencyReceived} IN ('USD', 'JMD')`,
+    ),
+    check(
+      'pledges_amount_received_positive',
+      sql`${t.amountReceived} IS NULL OR ${t.amountReceived} >= 1`,
+    ),
   ],
 );
 
@@ -75,9 +91,12 @@ export const pledgeTotals = pgTable(
     pledgeCount: bigint('pledge_count', { mode: 'number' }).notNull().default(0),
     paidCount: bigint('paid_count', { mode: 'number' }).notNull().default(0),
     containers: bigint('containers', { mode: 'number' }).notNull().default(0),
+    /** Containers of the money received (received_containers of paid pledges), issue 11. */
     confirmedContainers: bigint('confirmed_containers', { mode: 'number' }).notNull().default(0),
     usdAmount: bigint('usd_amount', { mode: 'number' }).notNull().default(0),
     jmdAmount: bigint('jmd_amount', { mode: 'number' }).notNull().default(0),
+    receivedUsd: bigint('received_usd', { mode: 'number' }).notNull().default(0),
+    receivedJmd: bigint('received_jmd', { mode: 'number' }).notNull().default(0),
     donorCount: bigint('donor_count', { mode: 'number' }).notNull().default(0),
     /** +1 per changing statement, in commit order (row lock): lets readers keep the newest. */
     version: bigint('version', { mode: 'number' }).notNull().default(0),

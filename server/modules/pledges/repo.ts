@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { containersFor } from '../../../shared/containers';
+import type { Currency } from '../../../shared/constants';
 import { DEFAULT_REFERENCE_PREFIX, parseReference } from '../../../shared/payment-reference';
+import { convertAmount, outstandingBalance, paymentState } from '../../../shared/received';
 import type {
   AdminPledge,
   AdminPledgeQuery,
@@ -20,7 +22,18 @@ export type TimedPledgeRow = PledgeRow & { createdMicros: number };
 
 const createdMicros = sql<number>`(extract(epoch from ${pledges.createdAt}) * 1000000)::float8`;
 
+/** A paid row written without received fields (older code, direct SQL) counts as paid in full. */
+function receivedOf(r: PledgeRow) {
+  if (!r.isPaid) return { amountReceived: null, currencyReceived: null };
+  return {
+    amountReceived: r.amountReceived ?? r.amount,
+    currencyReceived: r.currencyReceived ?? r.currency,
+  };
+}
+
 export function toAdminPledge(r: PledgeRow): AdminPledge {
+  const received = receivedOf(r);
+  const money = { amount: r.amount, currency: r.currency, isPaid: r.isPaid, ...received };
   return {
     id: r.id,
     name: r.name,
@@ -33,6 +46,9 @@ export function toAdminPledge(r: PledgeRow): AdminPledge {
     paymentConfirmedAt: r.paymentConfirmedAt ? r.paymentConfirmedAt.toISOString() : null,
     createdAt: r.createdAt.toISOString(),
     reference: r.reference,
+    ...received,
+    outstandingAmount: outstandingBalance(money),
+    paymentState: paymentState(money),
   };
 }
 
@@ -112,6 +128,9 @@ export async function insertPledges(
       paymentConfirmedAt: v.paymentConfirmedAt ?? null,
       createdAt: new Date(r.created_at),
       reference: r.reference,
+      amountReceived: null,
+      currencyReceived: null,
+      receivedContainers: null,
       createdMicros: Number(r.created_micros),
     };
   });
@@ -137,11 +156,44 @@ export async function findPledge(db: DbOrTx, id: string): Promise<PledgeRow | un
   return rows[0];
 }
 
-/** Pending -> paid, once: a second confirm (or 20 racing ones) leaves the first timestamp. */
-export async function confirmPledge(db: DbOrTx, id: string, now: Date) {
+export interface Received {
+  amountReceived: number;
+  currencyReceived: Currency;
+}
+
+/** What a confirmation records: what the admin says arrived, by default the pledge itself. */
+export function receivedValues(current: PledgeRow, input: Partial<Received>) {
+  const currencyReceived = input.currencyReceived ?? current.currency;
+  const amountReceived =
+    input.amountReceived ?? convertAmount(current.amount, current.currency, currencyReceived);
+  return {
+    amountReceived,
+    currencyReceived,
+    receivedContainers: containersFor(amountReceived, currencyReceived),
+  };
+}
+
+/**
+ * Pending -> paid, once: a second confirm (or 20 racing ones) leaves the first timestamp and the
+ * first amount received. Without `received`, the pledged amount arrived.
+ */
+export async function confirmPledge(
+  db: DbOrTx,
+  id: string,
+  now: Date,
+  received?: ReturnType<typeof receivedValues>,
+) {
   const rows = await db
     .update(pledges)
-    .set({ isPaid: true, paymentConfirmedAt: now })
+    .set({
+      isPaid: true,
+      paymentConfirmedAt: now,
+      ...(received ?? {
+        amountReceived: sql`${pledges.amount}`,
+        currencyReceived: sql`${pledges.currency}`,
+        receivedContainers: sql`${pledges.containers}`,
+      }),
+    })
     .where(and(eq(pledges.id, id), eq(pledges.isPaid, false)))
     .returning();
   if (rows[0]) return { row: rows[0], changed: true };
@@ -152,9 +204,26 @@ export async function confirmPledge(db: DbOrTx, id: string, now: Date) {
 export async function updatePledge(
   db: DbOrTx,
   current: PledgeRow,
-  changes: { name?: string; email?: string; amount?: number },
+  changes: {
+    name?: string;
+    email?: string;
+    amount?: number;
+    amountReceived?: number;
+    currencyReceived?: Currency;
+  },
 ) {
-  const set: Partial<typeof pledges.$inferInsert> = { ...changes };
+  const { amountReceived, currencyReceived, ...plain } = changes;
+  const set: Partial<typeof pledges.$inferInsert> = { ...plain };
+  if (amountReceived !== undefined || currencyReceived !== undefined) {
+    const before = receivedOf(current);
+    Object.assign(
+      set,
+      receivedValues(current, {
+        amountReceived: amountReceived ?? before.amountReceived ?? undefined,
+        currencyReceived: currencyReceived ?? before.currencyReceived ?? undefined,
+      }),
+    );
+  }
   if (changes.amount !== undefined)
     set.containers = containersFor(changes.amount, current.currency);
   const rows = await db.update(pledges).set(set).where(eq(pledges.id, current.id)).returning();
@@ -259,6 +328,12 @@ export async function adminPledgePage(db: DbOrTx, q: AdminPledgeQuery, knownTota
   return { items, total: counted[0]!.n };
 }
 
+/** The money received in one currency, by a scan: the totals row keeps the same sum (0010). */
+const receivedSum = (currency: Currency) =>
+  sql<number>`coalesce(sum(coalesce(${pledges.amountReceived}, ${pledges.amount})) filter (where ${pledges.isPaid} and coalesce(${pledges.currencyReceived}, ${pledges.currency}) = ${currency}), 0)::bigint`.mapWith(
+    Number,
+  );
+
 export async function pledgeStats(db: DbOrTx): Promise<PledgeStats> {
   const rows = await db
     .select({
@@ -272,6 +347,8 @@ export async function pledgeStats(db: DbOrTx): Promise<PledgeStats> {
         sql<number>`coalesce(sum(${pledges.amount}) filter (where ${pledges.currency} = 'JMD'), 0)::bigint`.mapWith(
           Number,
         ),
+      receivedUSD: receivedSum('USD'),
+      receivedJMD: receivedSum('JMD'),
     })
     .from(pledges);
   const r = rows[0]!;

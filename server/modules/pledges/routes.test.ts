@@ -356,7 +356,17 @@ describe('GET /api/pledges', () => {
       paymentConfirmedAt: null,
     });
     expect(Object.keys(zelda).sort()).toEqual(
-      [...PUBLIC_PLEDGE_KEYS, 'email', 'isPaid', 'paymentConfirmedAt', 'reference'].sort(),
+      [
+        ...PUBLIC_PLEDGE_KEYS,
+        'email',
+        'isPaid',
+        'paymentConfirmedAt',
+        'reference',
+        'amountReceived',
+        'currencyReceived',
+        'outstandingAmount',
+        'paymentState',
+      ].sort(),
     );
     const res = await t.request('/api/pledges?limit=2', { cookie });
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -718,6 +728,8 @@ describe('GET /api/admin/pledges (dashboard table)', () => {
       pendingPledges: 3,
       totalUSD: 500,
       totalJMD: 5100,
+      receivedUSD: 200,
+      receivedJMD: 0,
     });
   });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EXPORT_FILE_NAME } from '../../../shared/constants';
 import {
   adminPledgeQuerySchema,
+  pledgeConfirmSchema,
   pledgeCreateSchema,
   pledgeEditSchema,
 } from '../../../shared/schemas/pledge';
@@ -103,7 +104,13 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.put('/api/pledges/:id/confirm', { config: { access: 'admin' } }, async (request) => {
     const id = parseId((request.params as { id: string }).id, 'pledge');
-    const result = await snapshot.write(() => repo.confirmPledge(db, id, config.now()));
+    // The spec's empty object (or no body) means "the pledged amount arrived".
+    const input = parseWith(pledgeConfirmSchema, request.body);
+    const said = input.amountReceived !== undefined || input.currencyReceived !== undefined;
+    const current = said ? await repo.findPledge(db, id) : undefined;
+    if (said && !current) throw notFound(NOT_FOUND);
+    const received = current ? repo.receivedValues(current, input) : undefined;
+    const result = await snapshot.write(() => repo.confirmPledge(db, id, config.now(), received));
     if (!result) throw notFound(NOT_FOUND);
     return repo.toAdminPledge(result.row);
   });
@@ -113,12 +120,25 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     const { updates } = parseWith(pledgeEditSchema, request.body);
     const current = await repo.findPledge(db, id);
     if (!current) throw notFound(NOT_FOUND);
-    const changes: { name?: string; email?: string; amount?: number } = {};
+    const changes: Parameters<typeof repo.updatePledge>[2] = {};
     if (updates.name !== undefined && updates.name !== current.name) changes.name = updates.name;
     if (updates.email !== undefined && updates.email !== current.email)
       changes.email = updates.email;
     if (updates.amount !== undefined && updates.amount !== current.amount)
       changes.amount = updates.amount;
+    // Money received (a second instalment, a corrected bank fee) is recorded on a confirmed pledge.
+    if (updates.amountReceived !== undefined || updates.currencyReceived !== undefined) {
+      if (!current.isPaid)
+        throw badRequest('Confirm the payment before recording the amount received.');
+      const before = repo.toAdminPledge(current);
+      if (updates.amountReceived !== undefined && updates.amountReceived !== before.amountReceived)
+        changes.amountReceived = updates.amountReceived;
+      if (
+        updates.currencyReceived !== undefined &&
+        updates.currencyReceived !== before.currencyReceived
+      )
+        changes.currencyReceived = updates.currencyReceived;
+    }
     if (Object.keys(changes).length === 0) throw badRequest(NO_CHANGES_MESSAGE);
     const row = await snapshot.write(() => repo.updatePledge(db, current, changes));
     if (!row) throw notFound(NOT_FOUND);
