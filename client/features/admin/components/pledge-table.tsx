@@ -57,13 +57,26 @@ function PledgeRow({
   onDelete,
   confirming,
   onConfirm,
+  onRecordPayment,
 }: {
   pledge: AdminPledge;
   onEdit: () => void;
   onDelete: () => void;
   confirming: boolean;
   onConfirm: () => void;
+  onRecordPayment: () => void;
 }) {
+  const recordButton = (
+    <Button
+      size="sm"
+      variant="ghost"
+      className="h-7 px-2 text-xs"
+      aria-label={`Record payment from ${pledge.name}`}
+      onClick={onRecordPayment}
+    >
+      Record payment
+    </Button>
+  );
   return (
     <tr className="border-t border-ink-100 align-middle">
       <td className="px-3 py-2.5">
@@ -80,7 +93,17 @@ function PledgeRow({
       </td>
       <td className="px-3 py-2.5">
         <div className="flex flex-wrap items-center gap-2">
-          {pledge.isPaid ? (
+          {pledge.paymentState === 'part-paid' ? (
+            <>
+              <Badge variant="outline" className="border-sun-400 bg-sun-100">
+                Part paid
+              </Badge>
+              <span className="text-xs text-ink-700">
+                {formatMoney(pledge.outstandingAmount, pledge.currency)} outstanding
+              </span>
+              {recordButton}
+            </>
+          ) : pledge.isPaid ? (
             <Badge>Paid</Badge>
           ) : (
             <>
@@ -94,6 +117,7 @@ function PledgeRow({
               >
                 {confirming ? 'Confirming...' : 'Mark Paid'}
               </Button>
+              {recordButton}
             </>
           )}
         </div>
@@ -144,6 +168,7 @@ export function PledgeTable({
   isFetching,
   onEdit,
   onDelete,
+  onRecordPayment,
 }: {
   params: AdminPledgeParams;
   onParamsChange: (next: AdminPledgeParams) => void;
@@ -152,6 +177,7 @@ export function PledgeTable({
   isFetching: boolean;
   onEdit: (pledge: AdminPledge) => void;
   onDelete: (pledge: AdminPledge) => void;
+  onRecordPayment: (pledge: AdminPledge) => void;
 }) {
   const confirm = useConfirmPledge();
   const [searchInput, setSearchInput] = useState(params.search);
@@ -284,6 +310,7 @@ export function PledgeTable({
                     onDelete={() => onDelete(p)}
                     confirming={confirm.isPending && confirm.variables === p.id}
                     onConfirm={() => confirm.mutate(p.id)}
+                    onRecordPayment={() => onRecordPayment(p)}
                   />
                 ))
               )}
