@@ -12,6 +12,7 @@ import { keepPlannerStatistics } from './db/planner-statistics';
 import { generatePassword, hashPassword } from './modules/admin/password';
 import * as adminRepo from './modules/admin/repo';
 import { adminRoutes } from './modules/admin/routes';
+import { auditRoutes } from './modules/audit/routes';
 import { pledgeRoutes } from './modules/pledges/routes';
 import { progressRoutes } from './modules/progress/routes';
 import { updateRoutes } from './modules/updates/routes';
@@ -194,6 +195,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.get('/api/campaign', { config: { access: 'public' } }, async () => config.campaign);
 
   await adminRoutes(app, ctx);
+  await auditRoutes(app, ctx);
   await pledgeRoutes(app, ctx);
   await progressRoutes(app, ctx);
   await updateRoutes(app, ctx);

@@ -6,6 +6,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgSequence,
   pgTable,
   text,
@@ -160,3 +161,31 @@ export const rateLimits = pgTable('rate_limits', {
   windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
   count: integer('count').notNull(),
 });
+
+/**
+ * Every admin action (issue 11), written in the transaction of the change it records, so an entry
+ * exists exactly when the change does. No foreign key to pledges: a deleted pledge keeps its trail.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+    /** e.g. pledge.confirm, admin.login.failed (shared/schemas/audit.ts lists them). */
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    /** The pledge the entry is about, kept after the pledge is deleted (the Activity filter). */
+    pledgeId: uuid('pledge_id'),
+    pledgeReference: text('pledge_reference'),
+    clientIp: text('client_ip'),
+    /** Before/after values, the deleted row, counts of an import: whatever the action needs. */
+    details: jsonb('details'),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at.desc(), t.id),
+    index('audit_log_pledge_at_idx').on(t.pledgeId, t.at.desc()),
+  ],
+);

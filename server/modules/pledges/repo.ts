@@ -230,9 +230,28 @@ export async function updatePledge(
   return rows[0];
 }
 
+/** Deletes a pledge; returns the deleted row (for the audit log), or undefined. */
 export async function deletePledge(db: DbOrTx, id: string) {
-  const rows = await db.delete(pledges).where(eq(pledges.id, id)).returning({ id: pledges.id });
-  return rows.length > 0;
+  const rows = await db.delete(pledges).where(eq(pledges.id, id)).returning();
+  return rows[0];
+}
+
+/** Paid -> pending (an admin's mistake, a wrong statement match): the received money goes too. */
+export async function unconfirmPledge(db: DbOrTx, id: string) {
+  const rows = await db
+    .update(pledges)
+    .set({
+      isPaid: false,
+      paymentConfirmedAt: null,
+      amountReceived: null,
+      currencyReceived: null,
+      receivedContainers: null,
+    })
+    .where(and(eq(pledges.id, id), eq(pledges.isPaid, true)))
+    .returning();
+  if (rows[0]) return { row: rows[0], changed: true };
+  const existing = await findPledge(db, id);
+  return existing ? { row: existing, changed: false } : undefined;
 }
 
 export type PledgeTotals = typeof pledgeTotals.$inferSelect;

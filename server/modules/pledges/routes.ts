@@ -13,7 +13,32 @@ import { sendCached, sendOnce } from '../../campaign/cached-body';
 import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
+import { audited, writeAudit, type AuditInput } from '../audit/repo';
 import * as repo from './repo';
+
+/** The audit entry of a confirmation, by hand or from a bank statement line. */
+export function confirmAudit(
+  row: repo.PledgeRow,
+  source: 'manual' | 'statement',
+  extra: Record<string, unknown> = {},
+): AuditInput {
+  const p = repo.toAdminPledge(row);
+  return {
+    action: 'pledge.confirm',
+    targetType: 'pledge',
+    targetId: row.id,
+    pledgeId: row.id,
+    pledgeReference: row.reference,
+    details: {
+      source,
+      amount: p.amount,
+      currency: p.currency,
+      amountReceived: p.amountReceived,
+      currencyReceived: p.currencyReceived,
+      ...extra,
+    },
+  };
+}
 
 const listQuery = z.object({
   limit: z.coerce
@@ -94,7 +119,9 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get('/api/pledges/export', { config: { access: 'admin' } }, async (_request, reply) => {
+  app.get('/api/pledges/export', { config: { access: 'admin' } }, async (request, reply) => {
+    // Who took a copy of every donor's details, and when.
+    await writeAudit(db, request, { action: 'pledges.export', targetType: 'pledges' });
     reply
       .header('Content-Type', 'text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${EXPORT_FILE_NAME}"`)
@@ -110,7 +137,43 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     const current = said ? await repo.findPledge(db, id) : undefined;
     if (said && !current) throw notFound(NOT_FOUND);
     const received = current ? repo.receivedValues(current, input) : undefined;
-    const result = await snapshot.write(() => repo.confirmPledge(db, id, config.now(), received));
+    const result = await snapshot.write(() =>
+      audited(db, request, async (tx) => {
+        const r = await repo.confirmPledge(tx, id, config.now(), received);
+        return {
+          result: r,
+          // A repeated confirm changes nothing and is not an action.
+          audit: r?.changed ? confirmAudit(r.row, 'manual') : null,
+        };
+      }),
+    );
+    if (!result) throw notFound(NOT_FOUND);
+    return repo.toAdminPledge(result.row);
+  });
+
+  // Un-confirm (issue 11): a transfer matched to the wrong pledge, a bounced payment.
+  app.delete('/api/pledges/:id/confirm', { config: { access: 'admin' } }, async (request) => {
+    const id = parseId((request.params as { id: string }).id, 'pledge');
+    const result = await snapshot.write(() =>
+      audited(db, request, async (tx) => {
+        const before = await repo.findPledge(tx, id);
+        const r = await repo.unconfirmPledge(tx, id);
+        return {
+          result: r,
+          audit:
+            r?.changed && before
+              ? {
+                  action: 'pledge.unconfirm',
+                  targetType: 'pledge',
+                  targetId: id,
+                  pledgeId: id,
+                  pledgeReference: before.reference,
+                  details: { before: repo.toAdminPledge(before) },
+                }
+              : null,
+        };
+      }),
+    );
     if (!result) throw notFound(NOT_FOUND);
     return repo.toAdminPledge(result.row);
   });
@@ -140,14 +203,55 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
         changes.currencyReceived = updates.currencyReceived;
     }
     if (Object.keys(changes).length === 0) throw badRequest(NO_CHANGES_MESSAGE);
-    const row = await snapshot.write(() => repo.updatePledge(db, current, changes));
+    const row = await snapshot.write(() =>
+      audited(db, request, async (tx) => {
+        const updated = await repo.updatePledge(tx, current, changes);
+        const before = repo.toAdminPledge(current);
+        const after = updated ? repo.toAdminPledge(updated) : undefined;
+        const keys = Object.keys(changes) as (keyof typeof changes)[];
+        return {
+          result: updated,
+          audit: after
+            ? {
+                action: 'pledge.edit',
+                targetType: 'pledge',
+                targetId: id,
+                pledgeId: id,
+                pledgeReference: current.reference,
+                details: {
+                  before: Object.fromEntries(keys.map((k) => [k, before[k]])),
+                  after: Object.fromEntries(keys.map((k) => [k, after[k]])),
+                },
+              }
+            : null,
+        };
+      }),
+    );
     if (!row) throw notFound(NOT_FOUND);
     return repo.toAdminPledge(row);
   });
 
   app.delete('/api/pledges/:id', { config: { access: 'admin' } }, async (request) => {
     const id = parseId((request.params as { id: string }).id, 'pledge');
-    const deleted = await snapshot.write(() => repo.deletePledge(db, id));
+    const deleted = await snapshot.write(() =>
+      audited(db, request, async (tx) => {
+        const row = await repo.deletePledge(tx, id);
+        return {
+          result: row,
+          // The whole deleted row stays in the log: the trail outlives the pledge.
+          audit: row
+            ? {
+                action: 'pledge.delete',
+                targetType: 'pledge',
+                targetId: id,
+                pledgeId: id,
+                pledgeReference: row.reference,
+                details: { deleted: repo.toAdminPledge(row) },
+              }
+            : null,
+        };
+      }),
+    );
     if (!deleted) throw notFound(NOT_FOUND);
     return { ok: true, id };
   });
