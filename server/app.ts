@@ -12,6 +12,8 @@ import { keepPlannerStatistics } from './db/planner-statistics';
 import { generatePassword, hashPassword } from './modules/admin/password';
 import * as adminRepo from './modules/admin/repo';
 import { adminRoutes } from './modules/admin/routes';
+import { createEmailService, type EmailService } from './modules/email/email-service';
+import { emailRoutes } from './modules/email/routes';
 import { pledgeRoutes } from './modules/pledges/routes';
 import { progressRoutes } from './modules/progress/routes';
 import { updateRoutes } from './modules/updates/routes';
@@ -35,6 +37,7 @@ export interface AppContext {
   storage: LocalObjectStorage;
   uploadSecret: string;
   passwordHash: () => string;
+  email: EmailService;
 }
 
 export interface BuildOptions {
@@ -131,6 +134,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   );
 
   const sessions = createSessions(db, config);
+  const email = await createEmailService(config, database, app.log);
   const ctx: AppContext = {
     config,
     db,
@@ -140,6 +144,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     storage,
     uploadSecret,
     passwordHash: () => passwordHash,
+    email,
   };
 
   registerErrorHandler(app);
@@ -198,12 +203,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await progressRoutes(app, ctx);
   await updateRoutes(app, ctx);
   await uploadRoutes(app, ctx);
+  await emailRoutes(app, ctx);
   await registerSpa(app, {
     ...ctx,
     clientDir: opts.clientDir ?? path.join(PROJECT_ROOT, 'dist', 'client'),
   });
 
+  email.worker.start();
   app.addHook('onClose', async () => {
+    await email.worker.stop();
     stopStatistics();
     clearInterval(sweeper);
     await changeFeed.close();

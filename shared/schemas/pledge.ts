@@ -90,6 +90,8 @@ export interface AdminPledge extends PublicPledge {
   email: string;
   isPaid: boolean;
   paymentConfirmedAt: string | null;
+  /** The admin table: when the donor pressed "I've sent the transfer" (issue 12). */
+  donorSaysSentAt?: string | null;
 }
 
 export type Pledge = PublicPledge &

@@ -64,7 +64,8 @@ describe('POST /api/pledges', () => {
     });
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual([...PUBLIC_PLEDGE_KEYS, 'isPaid'].sort());
+    // statusUrl: the donor's own status page link (issue 12), for the thank-you page.
+    expect(Object.keys(body).sort()).toEqual([...PUBLIC_PLEDGE_KEYS, 'isPaid', 'statusUrl'].sort());
     expect(body).toMatchObject({
       name: 'Ann Brown',
       amount: 250,

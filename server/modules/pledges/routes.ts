@@ -28,7 +28,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, snapshot, config } = ctx;
-  const writer = new PledgeWriter(db, snapshot, ctx.database.kind === 'postgres' ? 3 : 1);
+  const { email } = ctx;
+  // Each new pledge queues its instructions e-mail in the same transaction (issue 12).
+  const writer = new PledgeWriter(db, snapshot, ctx.database.kind === 'postgres' ? 3 : 1, {
+    inTransaction: (tx, rows) => email.enqueueNewPledges(tx, rows),
+    afterCommit: () => email.worker.kick(),
+  });
 
   // Public: newest first; ?limit=N for the home (DECISIONS 8). An admin session sees everything.
   async function fromDatabase(request: FastifyRequest, reply: FastifyReply, limit?: number) {
@@ -80,7 +85,12 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
         return reply.code(201).send({ ok: true });
       }
       const row = await writer.submit(repo.newPledgeValues(input));
-      return reply.code(201).send({ ...repo.toPublicPledge(row), isPaid: row.isPaid });
+      // statusUrl: the donor's status page (issue 12), shown on the thank-you page.
+      return reply.code(201).send({
+        ...repo.toPublicPledge(row),
+        isPaid: row.isPaid,
+        statusUrl: email.links.path(row.id),
+      });
     },
   );
 
@@ -94,7 +104,15 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.put('/api/pledges/:id/confirm', { config: { access: 'admin' } }, async (request) => {
     const id = parseId((request.params as { id: string }).id, 'pledge');
-    const result = await snapshot.write(() => repo.confirmPledge(db, id, config.now()));
+    // The receipt e-mail is queued in the confirmation's transaction (issue 12).
+    const result = await snapshot.write(() =>
+      db.transaction(async (tx) => {
+        const confirmed = await repo.confirmPledge(tx, id, config.now());
+        if (confirmed?.changed) await email.enqueue(tx, id, 'receipt');
+        return confirmed;
+      }),
+    );
+    if (result?.changed) email.worker.kick();
     if (!result) throw notFound(NOT_FOUND);
     return repo.toAdminPledge(result.row);
   });
@@ -131,8 +149,16 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     const page = await repo.adminPledgePage(db, q, knownTotal);
     const stats = snapshot.pledgeStats();
     reply.header('Cache-Control', 'no-store');
+    // The "donor says sent" flag (issue 12) of this page's pledges.
+    const saysSent = await email.donorSaysSentFor(
+      db,
+      page.items.map((p) => p.id),
+    );
     return {
-      items: page.items.map(repo.toAdminPledge),
+      items: page.items.map((p) => ({
+        ...repo.toAdminPledge(p),
+        donorSaysSentAt: saysSent.get(p.id)?.toISOString() ?? null,
+      })),
       total: page.total,
       page: q.page,
       pageSize: q.pageSize,

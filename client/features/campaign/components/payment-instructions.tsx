@@ -4,7 +4,7 @@ import type { Campaign } from '../../../../shared/schemas/campaign';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Link } from '../../../lib/navigation';
-import { paymentFileName, paymentInstructionsText, paymentSections } from '../payment-text';
+import { paymentFileName, paymentInstructionsText, paymentSections } from '../../../../shared/payment-text';
 
 /** Saves the instructions as a text file, named after the supplier's brand (SPEC 2). */
 export function downloadInstructions(campaign: Campaign) {
