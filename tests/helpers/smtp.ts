@@ -46,6 +46,8 @@ export async function startTestSmtp(opts: { delayMs?: number } = {}): Promise<Te
       });
     },
   });
+  // A client killed mid-message (the kill -9 test) resets its connection: expected, not a failure.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   const smtp: TestSmtp = {

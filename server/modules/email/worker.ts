@@ -17,10 +17,7 @@ const TEMPLATES: Record<repo.OutboxKind, (data: EmailData) => RenderedEmail> = {
 /** A refused message is retried with growing delays (base, 2×, 4×… at most an hour) for a day. */
 export const MAX_RETRY_DELAY_MS = 3600_000;
 export const GIVE_UP_AFTER_MS = 24 * 3600_000;
-/**
- * Messages read per query, and batches per wake-up before the worker yields. On PostgreSQL a
- * batch is one transaction: a crash mid-batch sends its already-sent messages again.
- */
+/** Messages per batch (one query on PGlite), and batches per wake-up before the worker yields. */
 const BATCH = 10;
 const MAX_BATCHES = 10;
 
@@ -105,11 +102,17 @@ export class EmailWorker {
   private async sendBatch(): Promise<boolean> {
     const { database } = this.opts;
     if (database.kind === 'postgres') {
-      return database.db.transaction(async (tx) => {
-        const due = await repo.nextDue(tx, BATCH, true);
-        for (const m of due) await this.deliver(tx, m);
-        return due.length > 0;
-      });
+      // One message per transaction: its lock is held while it is sent, and "sent" is committed
+      // right after, so a crash can repeat only the message that was on the wire.
+      for (let i = 0; i < BATCH; i++) {
+        const found = await database.db.transaction(async (tx) => {
+          const [due] = await repo.nextDue(tx, 1, true);
+          if (due) await this.deliver(tx, due);
+          return due !== undefined;
+        });
+        if (!found) return i > 0;
+      }
+      return true;
     }
     // PGlite is one connection: a transaction open during the SMTP exchange would stall every
     // request, and no other process can open this data folder anyway.
