@@ -23,6 +23,7 @@ import { Input } from '../../../components/ui/input';
 import { FieldError, Label } from '../../../components/ui/label';
 import { cn } from '../../../lib/cn';
 import { navigate } from '../../../lib/navigation';
+import { rememberStatusLink } from '../../../lib/status-link';
 import { queryKeys } from '../../../lib/query-keys';
 import { useCreatePledge } from '../api';
 
@@ -74,7 +75,8 @@ export default function PledgeDialog({
   const onSubmit = handleSubmit(async ({ website, ...pledge }) => {
     try {
       // The honeypot travels only when something (a bot) filled it in.
-      await createPledge.mutateAsync(website ? { ...pledge, website } : pledge);
+      const res = await createPledge.mutateAsync(website ? { ...pledge, website } : pledge);
+      rememberStatusLink(await res.json().catch(() => undefined));
     } catch {
       return; // "Pledge Failed" toast shown by the mutation; the form keeps what was typed.
     }
