@@ -17,6 +17,7 @@ import { DeleteUpdateDialog } from './delete-update-dialog';
 import EditUpdateDialog from './edit-update-dialog';
 import { EditPledgeDialog } from './edit-pledge-dialog';
 import { ExportDialog } from './export-dialog';
+import { PledgeEmailsDialog } from './pledge-emails-dialog';
 import { PledgeTable } from './pledge-table';
 import { PostUpdateDialog } from './post-update-dialog';
 import { ProgressDialog } from './progress-dialog';
@@ -48,6 +49,7 @@ export function AdminDashboard() {
   const [deletingUpdate, setDeletingUpdate] = useState<DeliveryUpdate | null>(null);
   const [editingPledge, setEditingPledge] = useState<AdminPledge | null>(null);
   const [deletingPledge, setDeletingPledge] = useState<AdminPledge | null>(null);
+  const [emailsOf, setEmailsOf] = useState<AdminPledge | null>(null);
 
   // A 401 while loading (the session ended elsewhere) is a Session Expired like any admin call.
   useEffect(() => {
@@ -124,6 +126,7 @@ export function AdminDashboard() {
         isFetching={pledges.isFetching}
         onEdit={setEditingPledge}
         onDelete={setDeletingPledge}
+        onEmails={setEmailsOf}
       />
 
       <ExportDialog
@@ -158,6 +161,12 @@ export function AdminDashboard() {
         pledge={deletingPledge}
         onOpenChange={(open) => {
           if (!open) setDeletingPledge(null);
+        }}
+      />
+      <PledgeEmailsDialog
+        pledge={emailsOf}
+        onOpenChange={(open) => {
+          if (!open) setEmailsOf(null);
         }}
       />
     </div>

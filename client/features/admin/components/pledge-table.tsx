@@ -1,4 +1,4 @@
-import { ArrowDown, ArrowUp, ArrowUpDown, Pencil, Search, Trash2 } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, Mail, Pencil, Search, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { formatMoney, formatNumber, timeAgo } from '../../../../shared/format';
 import type { AdminPledge } from '../../../../shared/schemas/pledge';
@@ -55,12 +55,14 @@ function PledgeRow({
   pledge,
   onEdit,
   onDelete,
+  onEmails,
   confirming,
   onConfirm,
 }: {
   pledge: AdminPledge;
   onEdit: () => void;
   onDelete: () => void;
+  onEmails: () => void;
   confirming: boolean;
   onConfirm: () => void;
 }) {
@@ -94,6 +96,14 @@ function PledgeRow({
               >
                 {confirming ? 'Confirming...' : 'Mark Paid'}
               </Button>
+              {pledge.donorSaysSentAt ? (
+                <Badge
+                  variant="outline"
+                  title={`The donor said on ${new Date(pledge.donorSaysSentAt).toLocaleString()} that the transfer was sent`}
+                >
+                  Donor says sent
+                </Badge>
+              ) : null}
             </>
           )}
         </div>
@@ -105,6 +115,16 @@ function PledgeRow({
       </td>
       <td className="px-3 py-2.5">
         <div className="flex justify-end gap-1">
+          <Button
+            variant="ghost"
+            size="icon"
+            className="h-9 w-9"
+            aria-label={`E-mails to ${pledge.name}`}
+            title="E-mails"
+            onClick={onEmails}
+          >
+            <Mail className="h-4 w-4" aria-hidden="true" />
+          </Button>
           <Button
             variant="ghost"
             size="icon"
@@ -141,6 +161,7 @@ export function PledgeTable({
   isFetching,
   onEdit,
   onDelete,
+  onEmails,
 }: {
   params: AdminPledgeParams;
   onParamsChange: (next: AdminPledgeParams) => void;
@@ -149,6 +170,7 @@ export function PledgeTable({
   isFetching: boolean;
   onEdit: (pledge: AdminPledge) => void;
   onDelete: (pledge: AdminPledge) => void;
+  onEmails: (pledge: AdminPledge) => void;
 }) {
   const confirm = useConfirmPledge();
   const [searchInput, setSearchInput] = useState(params.search);
@@ -271,6 +293,7 @@ export function PledgeTable({
                     pledge={p}
                     onEdit={() => onEdit(p)}
                     onDelete={() => onDelete(p)}
+                    onEmails={() => onEmails(p)}
                     confirming={confirm.isPending && confirm.variables === p.id}
                     onConfirm={() => confirm.mutate(p.id)}
                   />
