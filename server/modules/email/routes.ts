@@ -5,7 +5,7 @@ import {
   type AdminEmailMessage,
   type DonorPledgeView,
 } from '../../../shared/schemas/email';
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-error';
 import * as pledgeRepo from '../pledges/repo';

@@ -1,5 +1,5 @@
-import type { CampaignSnapshot } from '../../campaign/snapshot';
 import type { Db, DbOrTx } from '../../db/client';
+import type { CampaignSnapshot } from '../../read-model/snapshot';
 import type { pledges } from '../../db/schema';
 import * as repo from './repo';
 
@@ -88,7 +88,8 @@ export class PledgeWriter {
           const totals = await repo.readPledgeTotals(this.db).catch(() => undefined);
           return { inserted, totals };
         },
-        ({ inserted, totals }) => this.snapshot.addPledges(inserted, totals),
+        ({ inserted, totals }) =>
+          this.snapshot.addPledges(inserted.map(repo.toRecentPledge), totals),
       );
       // RETURNING keeps the VALUES order.
       batch.forEach((p, i) => p.resolve(rows.inserted[i]!));
