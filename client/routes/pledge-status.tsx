@@ -3,6 +3,7 @@ import { Skeleton } from '../components/ui/skeleton';
 import {
   downloadInstructions,
   PaymentDetails,
+  ReferenceCard,
 } from '../features/campaign/components/payment-instructions';
 import { useCampaign } from '../features/campaign/use-campaign';
 import { useDonorPledge } from '../features/pledge-status/api';
@@ -32,8 +33,13 @@ export function PledgeStatusPage({ id }: { id: string }) {
     <PledgeStatus
       pledge={pledge.data}
       token={token}
-      paymentDetails={<PaymentDetails campaign={campaign} />}
-      onDownload={() => downloadInstructions(campaign)}
+      paymentDetails={
+        <>
+          <ReferenceCard reference={pledge.data.reference} />
+          <PaymentDetails campaign={campaign} />
+        </>
+      }
+      onDownload={() => downloadInstructions(campaign, pledge.data.reference)}
     />
   );
 }

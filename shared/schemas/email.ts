@@ -1,25 +1,8 @@
 import { z } from 'zod';
 import type { Currency } from '../constants';
+import type { PaymentState } from '../received';
 
 /** The donor's own view of a pledge on the status page (issue 12): never the e-mail address. */
-export type PledgeStatus = 'pending' | 'part paid' | 'paid';
-
-export const PLEDGE_STATUS_LABELS: Record<PledgeStatus, string> = {
-  pending: 'Pending',
-  'part paid': 'Part paid',
-  paid: 'Paid',
-};
-
-/** Paid once confirmed; part paid when some money arrived (issue 11); pending otherwise. */
-export function pledgeStatusOf(p: {
-  isPaid: boolean;
-  receivedAmount?: number | null;
-}): PledgeStatus {
-  if (p.isPaid) return 'paid';
-  if (p.receivedAmount && p.receivedAmount > 0) return 'part paid';
-  return 'pending';
-}
-
 export interface DonorPledgeView {
   id: string;
   name: string;
@@ -27,9 +10,13 @@ export interface DonorPledgeView {
   currency: Currency;
   containers: number;
   createdAt: string;
-  status: PledgeStatus;
-  reference: string | null;
-  receivedAmount: number | null;
+  /** pending, part-paid or paid (shared/received.ts, issue 11). */
+  status: PaymentState;
+  reference: string;
+  amountReceived: number | null;
+  currencyReceived: Currency | null;
+  /** Still owed, in the pledge's currency. */
+  outstandingAmount: number;
   paymentConfirmedAt: string | null;
   /** When the donor pressed "I've sent the transfer". */
   donorSaysSentAt: string | null;

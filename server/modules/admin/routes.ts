@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import { HttpError, parseWith } from '../../lib/http-error';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth';
 import { verifyPassword } from './password';
+import { writeAudit } from '../audit/repo';
 import * as repo from './repo';
 
 const WINDOW_MS = 60_000;
@@ -41,13 +42,20 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
       const { password } = parseWith(loginSchema, request.body);
       const ok = await verifyPassword(password, ctx.passwordHash());
       if (!ok) {
-        if (limit > 0) await repo.hitRateLimit(db, key, config.now(), WINDOW_MS);
+        await db.transaction(async (tx) => {
+          if (limit > 0) await repo.hitRateLimit(tx, key, config.now(), WINDOW_MS);
+          await writeAudit(tx, request, { action: 'admin.login.failed' });
+        });
         request.log.warn({ ip: request.ip }, 'failed admin login');
         throw new HttpError(401, ADMIN_MESSAGES.invalidPassword);
       }
       // Rotate: whatever session the browser had before is revoked (no fixation).
       if (request.sessionTokenHash) await sessions.revoke(request.sessionTokenHash);
-      const { token } = await sessions.create();
+      const { token } = await db.transaction(async (tx) => {
+        const created = await sessions.create(tx);
+        await writeAudit(tx, request, { action: 'admin.login' });
+        return created;
+      });
       setSessionCookie(request, reply, token, config.sessionTtlMs);
       request.log.info('admin logged in');
       return reply.header('Cache-Control', 'no-store').send({ ok: true, isAuthenticated: true });
@@ -55,7 +63,14 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 
   app.post('/api/admin/logout', { config: { access: 'public' } }, async (request, reply) => {
-    if (request.sessionTokenHash) await sessions.revoke(request.sessionTokenHash);
+    // Logging out without a session (an expired one) changes nothing and is not recorded.
+    if (request.sessionTokenHash) {
+      const hash = request.sessionTokenHash;
+      await db.transaction(async (tx) => {
+        await repo.deleteSession(tx, hash);
+        await writeAudit(tx, request, { action: 'admin.logout' });
+      });
+    }
     clearSessionCookie(request, reply);
     return { ok: true, isAuthenticated: false };
   });

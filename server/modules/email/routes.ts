@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  pledgeStatusOf,
   statusTokenSchema,
   type AdminEmailMessage,
   type DonorPledgeView,
@@ -8,6 +7,7 @@ import {
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-error';
+import { audited } from '../audit/repo';
 import * as pledgeRepo from '../pledges/repo';
 import * as repo from './repo';
 import { tokenMatches } from './status-links';
@@ -32,22 +32,20 @@ function donorView(
   pledge: pledgeRepo.PledgeRow,
   link: { donorSaysSentAt: Date | null },
 ): DonorPledgeView {
-  // reference and receivedAmount arrive with issue 11.
-  const extra = pledge as pledgeRepo.PledgeRow & {
-    reference?: string | null;
-    receivedAmount?: number | null;
-  };
+  const admin = pledgeRepo.toAdminPledge(pledge);
   return {
     id: pledge.id,
     name: pledge.name,
     amount: pledge.amount,
     currency: pledge.currency,
     containers: pledge.containers,
-    createdAt: pledge.createdAt.toISOString(),
-    status: pledgeStatusOf({ isPaid: pledge.isPaid, receivedAmount: extra.receivedAmount }),
-    reference: extra.reference ?? null,
-    receivedAmount: extra.receivedAmount ?? null,
-    paymentConfirmedAt: pledge.paymentConfirmedAt?.toISOString() ?? null,
+    createdAt: admin.createdAt,
+    status: admin.paymentState,
+    reference: admin.reference,
+    amountReceived: admin.amountReceived,
+    currencyReceived: admin.currencyReceived,
+    outstandingAmount: admin.outstandingAmount,
+    paymentConfirmedAt: admin.paymentConfirmedAt,
     donorSaysSentAt: link.donorSaysSentAt?.toISOString() ?? null,
   };
 }
@@ -109,8 +107,22 @@ export async function emailRoutes(app: FastifyInstance, ctx: AppContext) {
     { config: { access: 'admin' } },
     async (request, reply) => {
       const id = adminPledgeId(request.params);
-      if (!(await pledgeRepo.findPledge(db, id))) throw notFound(NOT_FOUND);
-      await email.enqueue(db, id, 'instructions');
+      const pledge = await pledgeRepo.findPledge(db, id);
+      if (!pledge) throw notFound(NOT_FOUND);
+      // Queued and audited together (issue 11's audit log).
+      await audited(db, request, async (tx) => {
+        await email.enqueue(tx, id, 'instructions');
+        return {
+          result: undefined,
+          audit: {
+            action: 'pledge.resend_instructions',
+            targetType: 'pledge',
+            targetId: id,
+            pledgeId: id,
+            pledgeReference: pledge.reference,
+          },
+        };
+      });
       email.worker.kick();
       return reply.code(201).send({ items: (await repo.messagesOf(db, id)).map(adminMessage) });
     },

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Campaign } from '../../../shared/schemas/campaign';
 import type { Database, DbOrTx } from '../../db/client';
-import type * as pledgeRepo from '../pledges/repo';
+import * as pledgeRepo from '../pledges/repo';
 import type { Mailer } from './mailer';
 import * as repo from './repo';
 import { hashToken, type StatusLinks } from './status-links';
@@ -158,23 +158,19 @@ export class EmailWorker {
   }
 }
 
-/**
- * The template's view of a pledge. `reference` and `receivedAmount` come with issue 11 (payment
- * references and part payments): read when the row has them.
- */
+/** The template's view of a pledge, with the payment reference and what arrived (issue 11). */
 function emailPledge(row: pledgeRepo.PledgeRow): EmailData['pledge'] {
-  const extra = row as pledgeRepo.PledgeRow & {
-    reference?: string | null;
-    receivedAmount?: number | null;
-  };
+  const admin = pledgeRepo.toAdminPledge(row);
   return {
     name: row.name,
     amount: row.amount,
     currency: row.currency,
     containers: row.containers,
     createdAt: row.createdAt,
-    reference: extra.reference ?? null,
-    receivedAmount: extra.receivedAmount ?? null,
+    reference: row.reference,
+    amountReceived: admin.amountReceived,
+    currencyReceived: admin.currencyReceived,
+    outstandingAmount: admin.outstandingAmount,
     paymentConfirmedAt: row.paymentConfirmedAt,
   };
 }

@@ -38,6 +38,8 @@ export class PledgeWriter {
     private readonly db: Db,
     private readonly snapshot: CampaignSnapshot,
     private readonly maxInFlight = 1,
+    /** The campaign's payment-reference prefix (campaign config). */
+    private readonly referencePrefix?: string,
     private readonly sideEffects?: PledgeSideEffects,
   ) {}
 
@@ -75,11 +77,11 @@ export class PledgeWriter {
           const effects = this.sideEffects;
           const inserted = effects
             ? await this.db.transaction(async (tx) => {
-                const rows = await repo.insertPledges(tx, values);
+                const rows = await repo.insertPledges(tx, values, this.referencePrefix);
                 await effects.inTransaction(tx, rows);
                 return rows;
               })
-            : await repo.insertPledges(this.db, values);
+            : await repo.insertPledges(this.db, values, this.referencePrefix);
           effects?.afterCommit();
           // Committed: the totals the triggers updated (on PostgreSQL, with any other
           // instance's inserts too, which only makes them more current). The rows are stored

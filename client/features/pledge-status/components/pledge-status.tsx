@@ -1,7 +1,8 @@
 import { ArrowLeft, CircleCheck, Clock, Download, Send } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { formatMoney, formatNumber } from '../../../../shared/format';
-import { PLEDGE_STATUS_LABELS, type DonorPledgeView } from '../../../../shared/schemas/email';
+import { PAYMENT_STATE_LABEL } from '../../../../shared/received';
+import type { DonorPledgeView } from '../../../../shared/schemas/email';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -33,8 +34,13 @@ export function PledgeStatus({
     ['Pledged on', day(pledge.createdAt)],
   ];
   if (pledge.reference) rows.push(['Payment reference', pledge.reference]);
-  if (pledge.receivedAmount !== null)
-    rows.push(['Amount received', formatMoney(pledge.receivedAmount, pledge.currency)]);
+  if (pledge.amountReceived !== null)
+    rows.push([
+      'Amount received',
+      formatMoney(pledge.amountReceived, pledge.currencyReceived ?? pledge.currency),
+    ]);
+  if (pledge.status === 'part-paid')
+    rows.push(['Still to pay', formatMoney(pledge.outstandingAmount, pledge.currency)]);
   if (pledge.paymentConfirmedAt)
     rows.push(['Payment confirmed on', day(pledge.paymentConfirmedAt)]);
 
@@ -53,7 +59,9 @@ export function PledgeStatus({
           Thank you, {pledge.name}.{' '}
           {paid
             ? 'Your payment has arrived: your gift is turning into meals.'
-            : 'Your pledge is recorded; this page shows when your payment arrives.'}
+            : pledge.status === 'part-paid'
+              ? 'Part of your payment has arrived. Thank you: the rest can follow by the same transfer.'
+              : 'Your pledge is recorded; this page shows when your payment arrives.'}
         </p>
       </div>
 
@@ -61,7 +69,7 @@ export function PledgeStatus({
         <div className="flex flex-wrap items-center gap-3">
           <h2 className="text-xl font-bold text-ink-900">Status</h2>
           <Badge variant={paid ? 'default' : 'secondary'} className="text-sm">
-            {PLEDGE_STATUS_LABELS[pledge.status]}
+            {PAYMENT_STATE_LABEL[pledge.status]}
           </Badge>
         </div>
         <dl className="mt-4 divide-y divide-ink-100 rounded-xl border border-ink-100">

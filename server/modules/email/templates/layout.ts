@@ -12,8 +12,11 @@ export interface EmailData {
     createdAt: Date;
     /** The payment reference (issue 11), when the pledge has one. */
     reference?: string | null;
-    /** The amount received so far (issue 11), when recorded. */
-    receivedAmount?: number | null;
+    /** What arrived (issue 11), when recorded: possibly less, or in the other currency. */
+    amountReceived?: number | null;
+    currencyReceived?: Currency | null;
+    /** Still owed in the pledge's currency (a part payment). */
+    outstandingAmount?: number;
     paymentConfirmedAt?: Date | null;
   };
   /** The donor's status page, absolute. */

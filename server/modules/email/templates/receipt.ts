@@ -11,7 +11,11 @@ import {
 
 /** Sent when the charity confirms the payment: a receipt with the amount received and the date. */
 export function receiptEmail({ campaign, pledge, statusUrl }: EmailData): RenderedEmail {
-  const received = formatMoney(pledge.receivedAmount ?? pledge.amount, pledge.currency);
+  const received = formatMoney(
+    pledge.amountReceived ?? pledge.amount,
+    pledge.currencyReceived ?? pledge.currency,
+  );
+  const outstanding = pledge.outstandingAmount ?? 0;
   const day = formatDay(pledge.paymentConfirmedAt ?? new Date());
   const subject = `Receipt: your donation to ${campaign.name} has arrived`;
   const rows: [string, string][] = [
@@ -23,6 +27,9 @@ export function receiptEmail({ campaign, pledge, statusUrl }: EmailData): Render
     ],
     ['Pledge made', formatDay(pledge.createdAt)],
     ...(pledge.reference ? ([['Payment reference', pledge.reference]] as [string, string][]) : []),
+    ...(outstanding > 0
+      ? ([['Still to pay', formatMoney(outstanding, pledge.currency)]] as [string, string][])
+      : []),
   ];
 
   const text = [

@@ -34,13 +34,16 @@ describe('e-mail templates', () => {
       pledge: {
         ...base.pledge,
         reference: 'MFR-7K3Q',
-        receivedAmount: 990,
+        amountReceived: 990,
+        currencyReceived: 'USD',
+        outstandingAmount: 10,
         paymentConfirmedAt: new Date('2026-11-23T12:00:00Z'),
       },
     });
     expect(receipt.text).toContain('We have received your payment of US$990 on November 23, 2026.');
     expect(receipt.text).toContain('Payment reference: MFR-7K3Q');
     expect(receipt.text).toContain('Pledged: US$1,000 (9,090 meal containers)');
+    expect(receipt.text).toContain('Still to pay: US$10');
     expect(receipt.html).toContain('US$990');
   });
 
