@@ -23,6 +23,7 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurity } from './plugins/security';
 import { registerSpa } from './plugins/spa';
 import { LocalObjectStorage } from './storage/local-storage';
+import { clientKey } from './lib/client-key';
 import { logRedaction, logSerializers, RequestLogController } from './lib/logging';
 import { randomBytes } from 'node:crypto';
 
@@ -162,6 +163,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(rateLimit, {
     global: false,
+    // One rule for both limits: IPv6 clients by /64 (issue 9.4).
+    keyGenerator: (request) => clientKey(request.ip),
     errorResponseBuilder: (_req, context) => ({
       statusCode: 429,
       message: `Too many requests from your network. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
