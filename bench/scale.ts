@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 // @ts-expect-error plain ESM helper shared with `npm start`
 import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
-import { CampaignSnapshot } from '../server/campaign/snapshot';
+import { readModelLoader } from '../server/read-model-loader';
+import { CampaignSnapshot } from '../server/read-model/snapshot';
 import { openDatabase } from '../server/db/client';
 import {
   ADMIN_SCENARIOS,
@@ -180,7 +181,7 @@ async function measureServer(name: string, env: Record<string, string>, pledges:
 async function reloadMs(target: { dataDir: string; databaseUrl?: string }) {
   const database = await openDatabase({ ...target, pgliteFsync: true });
   try {
-    const snapshot = new CampaignSnapshot(database.db);
+    const snapshot = new CampaignSnapshot(readModelLoader(database.db));
     await snapshot.reload();
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {

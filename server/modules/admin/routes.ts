@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { availableParallelism } from 'node:os';
 import { ADMIN_MESSAGES, loginSchema } from '../../../shared/schemas/admin';
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../context';
 import { HttpError, parseWith } from '../../lib/http-error';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth';
 import { clientKey } from '../../lib/client-key';

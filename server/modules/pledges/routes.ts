@@ -7,8 +7,8 @@ import {
   pledgeEditSchema,
 } from '../../../shared/schemas/pledge';
 import { NO_CHANGES_MESSAGE } from '../../../shared/schemas/update';
-import type { AppContext } from '../../app';
-import { sendCached, sendOnce } from '../../campaign/cached-body';
+import type { AppContext } from '../../context';
+import { sendCached, sendOnce } from '../../read-model/cached-body';
 import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
