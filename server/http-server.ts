@@ -63,7 +63,7 @@ export async function registerHttpPlugins(app: FastifyInstance, ctx: AppContext)
     return jsonParser(request, text, done);
   });
 
-  await registerSecurity(app, { publicUrl: config.publicUrl });
+  await registerSecurity(app, { publicUrl: config.publicUrl, hstsMaxAge: config.hstsMaxAge });
   registerDiskGuard(app, {
     dataDir: config.dataDir,
     minFreeBytes: config.minFreeDiskBytes,
