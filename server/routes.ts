@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context';
 import { adminRoutes } from './modules/admin/routes';
+import { auditRoutes } from './modules/audit/routes';
 import { backupRoutes } from './modules/backup/routes';
 import { healthRoutes } from './modules/health/routes';
 import { pledgeRoutes } from './modules/pledges/routes';
@@ -17,6 +18,7 @@ export async function registerRoutes(
 ): Promise<void> {
   await healthRoutes(app, ctx);
   await adminRoutes(app, ctx);
+  await auditRoutes(app, ctx);
   await pledgeRoutes(app, ctx);
   await progressRoutes(app, ctx);
   await updateRoutes(app, ctx);

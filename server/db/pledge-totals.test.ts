@@ -12,9 +12,16 @@ async function scanned(db: TestDb) {
     select count(*)::int as "pledgeCount",
       (count(*) filter (where is_paid))::int as "paidCount",
       coalesce(sum(containers), 0)::float8 as containers,
-      coalesce(sum(containers) filter (where is_paid), 0)::float8 as "confirmedContainers",
+      coalesce(sum(coalesce(received_containers, containers)) filter (where is_paid), 0)::float8
+        as "confirmedContainers",
       coalesce(sum(amount) filter (where currency = 'USD'), 0)::float8 as "usdAmount",
       coalesce(sum(amount) filter (where currency = 'JMD'), 0)::float8 as "jmdAmount",
+      coalesce(sum(coalesce(amount_received, amount))
+        filter (where is_paid and coalesce(currency_received, currency) = 'USD'), 0)::float8
+        as "receivedUsd",
+      coalesce(sum(coalesce(amount_received, amount))
+        filter (where is_paid and coalesce(currency_received, currency) = 'JMD'), 0)::float8
+        as "receivedJmd",
       count(distinct lower(email))::int as "donorCount"
     from pledges`)) as unknown as { rows: Record<string, number>[] };
   return Object.fromEntries(Object.entries(res.rows[0]!).map(([k, v]) => [k, Number(v)]));
@@ -67,6 +74,19 @@ describe('pledge_totals triggers', () => {
       sql`update pledges set email = 'SAME1@donors.test' where email = 'd5@donors.test'`,
     );
     await exec(db, sql`update pledges set currency = 'JMD' where email = 'd6@donors.test'`);
+    expect(await totals(db)).toEqual(await scanned(db));
+
+    // Money received (issue 11): a part payment in the other currency, then one un-confirmed.
+    await exec(
+      db,
+      sql`update pledges set amount_received = 700, currency_received = 'JMD', received_containers = 41
+          where email = 'd10@donors.test'`,
+    );
+    await exec(
+      db,
+      sql`update pledges set is_paid = false, amount_received = null, currency_received = null,
+          received_containers = null where email = 'd15@donors.test'`,
+    );
     expect(await totals(db)).toEqual(await scanned(db));
 
     // Deletes: one donor's only pledge, then part of a repeated donor's pledges.

@@ -8,6 +8,7 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import { EXPORT_FILE_NAME } from '../../../shared/constants';
+import { formatMoney } from '../../../shared/format';
 import type { UploadUrlResponse } from '../../../shared/api-types';
 import type {
   AdminPledge,
@@ -123,6 +124,38 @@ export function useConfirmPledge() {
     mutationFn: (id) => apiRequest('PUT', `/api/pledges/${id}/confirm`, {}),
     invalidate: pledgeRelatedKeys,
     success: TOASTS.paymentConfirmed,
+    fallback: TOASTS.confirmFailed,
+  });
+}
+
+/**
+ * "Record payment" (issue 11): what actually arrived. A pending pledge is confirmed with it (the
+ * confirm call's optional body); a confirmed one (a later instalment) gets its received amount
+ * edited.
+ */
+export function useRecordPayment() {
+  return useAdminMutation<
+    { pledge: AdminPledge; amountReceived: number; currencyReceived: 'USD' | 'JMD' },
+    AdminPledge
+  >({
+    mutationFn: async ({ pledge, amountReceived, currencyReceived }) =>
+      (pledge.isPaid
+        ? await apiRequest('PATCH', `/api/pledges/${pledge.id}`, {
+            updates: { amountReceived, currencyReceived },
+          })
+        : await apiRequest('PUT', `/api/pledges/${pledge.id}/confirm`, {
+            amountReceived,
+            currencyReceived,
+          })
+      ).json(),
+    invalidate: pledgeRelatedKeys,
+    success: (p) =>
+      p.paymentState === 'part-paid'
+        ? {
+            title: 'Part payment recorded',
+            description: `${formatMoney(p.outstandingAmount, p.currency)} is still outstanding.`,
+          }
+        : TOASTS.paymentConfirmed,
     fallback: TOASTS.confirmFailed,
   });
 }

@@ -43,3 +43,13 @@ describe('payment instructions file', () => {
     expect(text.indexOf('USD WIRE TRANSFER')).toBeLessThan(text.indexOf('JMD LOCAL BANK TRANSFER'));
   });
 });
+
+describe('payment reference in the instructions file', () => {
+  it('tells the donor to put their reference in the payment note', () => {
+    const text = paymentInstructionsText(campaign, 'MRJ-7K4Q-2');
+    expect(text).toContain(
+      'YOUR PAYMENT REFERENCE\n  MRJ-7K4Q-2\n  Put this reference in the payment note.',
+    );
+    expect(paymentInstructionsText(campaign)).not.toContain('REFERENCE');
+  });
+});

@@ -7,6 +7,7 @@ import { clearSessionCookie, setSessionCookie } from '../../plugins/auth';
 import { clientKey } from '../../lib/client-key';
 import { verifyPassword } from './password';
 import { PasswordCheckGate } from './password-check-gate';
+import { writeAudit } from '../audit/repo';
 import * as repo from './repo';
 
 const WINDOW_MS = 60_000;
@@ -59,6 +60,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
         }
         const ok = await attempt.run(() => verifyPassword(password, ctx.passwordHash()));
         if (!ok) {
+          // Already counted above; only the audit entry is left to write.
+          await writeAudit(db, request, { action: 'admin.login.failed' });
           request.log.warn({ ip: request.ip }, 'failed admin login');
           throw new HttpError(401, ADMIN_MESSAGES.invalidPassword);
         }
@@ -69,7 +72,11 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
       }
       // Rotate: whatever session the browser had before is revoked (no fixation).
       if (request.sessionTokenHash) await sessions.revoke(request.sessionTokenHash);
-      const { token } = await sessions.create();
+      const { token } = await db.transaction(async (tx) => {
+        const created = await sessions.create(tx);
+        await writeAudit(tx, request, { action: 'admin.login' });
+        return created;
+      });
       setSessionCookie(request, reply, token, config.sessionTtlMs);
       request.log.info('admin logged in');
       return reply.header('Cache-Control', 'no-store').send({ ok: true, isAuthenticated: true });
@@ -77,7 +84,14 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 
   app.post('/api/admin/logout', { config: { access: 'public' } }, async (request, reply) => {
-    if (request.sessionTokenHash) await sessions.revoke(request.sessionTokenHash);
+    // Logging out without a session (an expired one) changes nothing and is not recorded.
+    if (request.sessionTokenHash) {
+      const hash = request.sessionTokenHash;
+      await db.transaction(async (tx) => {
+        await repo.deleteSession(tx, hash);
+        await writeAudit(tx, request, { action: 'admin.logout' });
+      });
+    }
     clearSessionCookie(request, reply);
     return { ok: true, isAuthenticated: false };
   });

@@ -14,6 +14,8 @@ export const CSV_COLUMNS = [
   'status',
   'paymentConfirmedAt',
   'createdAt',
+  // Added columns go last, so spreadsheets and scripts that read the earlier ones by position keep working.
+  'reference',
 ] as const;
 
 /**
@@ -36,6 +38,7 @@ function toRecord(r: PledgeRow): string[] {
     r.isPaid ? 'Paid' : 'Pending',
     r.paymentConfirmedAt ? r.paymentConfirmedAt.toISOString() : '',
     r.createdAt.toISOString(),
+    r.reference,
   ];
 }
 

@@ -32,6 +32,8 @@ export class PledgeWriter {
     private readonly db: Db,
     private readonly snapshot: CampaignSnapshot,
     private readonly maxInFlight = 1,
+    /** The campaign's payment-reference prefix (campaign config). */
+    private readonly referencePrefix?: string,
   ) {}
 
   submit(values: Values): Promise<repo.PledgeRow> {
@@ -67,6 +69,7 @@ export class PledgeWriter {
           const inserted = await repo.insertPledges(
             this.db,
             batch.map((p) => p.values),
+            this.referencePrefix,
           );
           // Committed: the totals the triggers updated (on PostgreSQL, with any other
           // instance's inserts too, which only makes them more current). The rows are stored

@@ -64,7 +64,7 @@ describe('POST /api/pledges', () => {
     });
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual([...PUBLIC_PLEDGE_KEYS, 'isPaid'].sort());
+    expect(Object.keys(body).sort()).toEqual([...PUBLIC_PLEDGE_KEYS, 'isPaid', 'reference'].sort());
     expect(body).toMatchObject({
       name: 'Ann Brown',
       amount: 250,
@@ -356,7 +356,17 @@ describe('GET /api/pledges', () => {
       paymentConfirmedAt: null,
     });
     expect(Object.keys(zelda).sort()).toEqual(
-      [...PUBLIC_PLEDGE_KEYS, 'email', 'isPaid', 'paymentConfirmedAt'].sort(),
+      [
+        ...PUBLIC_PLEDGE_KEYS,
+        'email',
+        'isPaid',
+        'paymentConfirmedAt',
+        'reference',
+        'amountReceived',
+        'currencyReceived',
+        'outstandingAmount',
+        'paymentState',
+      ].sort(),
     );
     const res = await t.request('/api/pledges?limit=2', { cookie });
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -585,6 +595,7 @@ describe('GET /api/pledges/export', () => {
       'status',
       'paymentConfirmedAt',
       'createdAt',
+      'reference',
     ]);
   });
 
@@ -717,6 +728,8 @@ describe('GET /api/admin/pledges (dashboard table)', () => {
       pendingPledges: 3,
       totalUSD: 500,
       totalJMD: 5100,
+      receivedUSD: 200,
+      receivedJMD: 0,
     });
   });
 

@@ -16,6 +16,7 @@ import { DeletePledgeDialog } from './delete-pledge-dialog';
 import { DeleteUpdateDialog } from './delete-update-dialog';
 import EditUpdateDialog from './edit-update-dialog';
 import { EditPledgeDialog } from './edit-pledge-dialog';
+import { RecordPaymentDialog } from './record-payment-dialog';
 import { ExportDialog } from './export-dialog';
 import { PledgeTable } from './pledge-table';
 import { PostUpdateDialog } from './post-update-dialog';
@@ -47,6 +48,7 @@ export function AdminDashboard() {
   const [editingUpdate, setEditingUpdate] = useState<DeliveryUpdate | null>(null);
   const [deletingUpdate, setDeletingUpdate] = useState<DeliveryUpdate | null>(null);
   const [editingPledge, setEditingPledge] = useState<AdminPledge | null>(null);
+  const [payingPledge, setPayingPledge] = useState<AdminPledge | null>(null);
   const [deletingPledge, setDeletingPledge] = useState<AdminPledge | null>(null);
 
   // A 401 while loading (the session ended elsewhere) is a Session Expired like any admin call.
@@ -124,6 +126,7 @@ export function AdminDashboard() {
         isFetching={pledges.isFetching}
         onEdit={setEditingPledge}
         onDelete={setDeletingPledge}
+        onRecordPayment={setPayingPledge}
       />
 
       <ExportDialog
@@ -152,6 +155,12 @@ export function AdminDashboard() {
         pledge={editingPledge}
         onOpenChange={(open) => {
           if (!open) setEditingPledge(null);
+        }}
+      />
+      <RecordPaymentDialog
+        pledge={payingPledge}
+        onOpenChange={(open) => {
+          if (!open) setPayingPledge(null);
         }}
       />
       <DeletePledgeDialog

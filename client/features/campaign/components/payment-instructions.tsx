@@ -1,14 +1,22 @@
-import { ArrowLeft, CircleCheck, Download, Info, Landmark, Mail } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { ArrowLeft, Check, CircleCheck, Copy, Download, Info, Landmark, Mail } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
 import type { Campaign } from '../../../../shared/schemas/campaign';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Link } from '../../../lib/navigation';
-import { paymentFileName, paymentInstructionsText, paymentSections } from '../payment-text';
+import { lastPledgeReference } from '../../../lib/last-pledge';
+import {
+  paymentFileName,
+  paymentInstructionsText,
+  paymentSections,
+  REFERENCE_INSTRUCTION,
+} from '../payment-text';
 
 /** Saves the instructions as a text file, named after the supplier's brand (SPEC 2). */
-export function downloadInstructions(campaign: Campaign) {
-  const blob = new Blob([paymentInstructionsText(campaign)], { type: 'text/plain;charset=utf-8' });
+export function downloadInstructions(campaign: Campaign, reference?: string | null) {
+  const blob = new Blob([paymentInstructionsText(campaign, reference)], {
+    type: 'text/plain;charset=utf-8',
+  });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -23,6 +31,7 @@ export function downloadInstructions(campaign: Campaign) {
 export function PaymentInstructions({ campaign }: { campaign: Campaign }) {
   const sections = paymentSections(campaign);
   const { confirmationEmail, operationName } = campaign.payment;
+  const [reference] = useState(lastPledgeReference);
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
       <div className="text-center">
@@ -35,6 +44,8 @@ export function PaymentInstructions({ campaign }: { campaign: Campaign }) {
           details below.
         </p>
       </div>
+
+      {reference ? <ReferenceCard reference={reference} /> : null}
 
       <div className="mt-8 flex gap-3 rounded-2xl border border-sun-400 bg-sun-100 p-4 text-ink-900">
         <Info className="mt-0.5 h-5 w-5 shrink-0 text-ink-800" aria-hidden="true" />
@@ -80,7 +91,7 @@ export function PaymentInstructions({ campaign }: { campaign: Campaign }) {
       </div>
 
       <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
-        <Button size="lg" onClick={() => downloadInstructions(campaign)}>
+        <Button size="lg" onClick={() => downloadInstructions(campaign, reference)}>
           <Download className="h-5 w-5" aria-hidden="true" />
           Download Instructions
         </Button>
@@ -92,6 +103,52 @@ export function PaymentInstructions({ campaign }: { campaign: Campaign }) {
         </Button>
       </div>
     </div>
+  );
+}
+
+/**
+ * The donor's payment reference in large type with a copy button: the one thing the bank transfer
+ * must carry so the treasurer can match it (issue 11).
+ */
+function ReferenceCard({ reference }: { reference: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(reference);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 2500);
+    } catch {
+      // No clipboard permission: the reference is selectable text, so it can still be copied.
+      setCopied(false);
+    }
+  };
+  return (
+    <Card className="mt-8 border-2 border-brand-700 p-5 text-center sm:p-6">
+      <h2 id="payment-reference-heading" className="text-lg font-bold text-ink-900">
+        Your payment reference
+      </h2>
+      <p
+        aria-labelledby="payment-reference-heading"
+        className="mt-2 font-mono text-4xl font-extrabold tracking-widest text-ink-900 select-all sm:text-5xl"
+        data-testid="payment-reference"
+      >
+        {reference}
+      </p>
+      <p className="mt-2 text-ink-700">
+        {REFERENCE_INSTRUCTION}, so we can match your transfer to your pledge.
+      </p>
+      <Button className="mt-4" variant="outline" onClick={() => void copy()}>
+        {copied ? (
+          <Check className="h-4 w-4" aria-hidden="true" />
+        ) : (
+          <Copy className="h-4 w-4" aria-hidden="true" />
+        )}
+        {copied ? 'Copied' : 'Copy reference'}
+      </Button>
+      <span className="sr-only" role="status">
+        {copied ? 'Reference copied to the clipboard' : ''}
+      </span>
+    </Card>
   );
 }
 
