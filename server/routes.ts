@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context';
 import { adminRoutes } from './modules/admin/routes';
+import { auditRoutes } from './modules/audit/routes';
+import { backupRoutes } from './modules/backup/routes';
 import { docsRoutes } from './modules/docs/routes';
+import { emailRoutes } from './modules/email/routes';
 import { healthRoutes } from './modules/health/routes';
 import { pledgeRoutes } from './modules/pledges/routes';
 import { progressRoutes } from './modules/progress/routes';
@@ -21,9 +24,12 @@ export async function registerRoutes(
   await docsRoutes(app, ctx);
   await healthRoutes(app, ctx);
   await adminRoutes(app, ctx);
+  await auditRoutes(app, ctx);
   await pledgeRoutes(app, ctx);
   await progressRoutes(app, ctx);
   await updateRoutes(app, ctx);
   await uploadRoutes(app, ctx);
+  await backupRoutes(app, ctx);
+  await emailRoutes(app, ctx);
   await registerSpa(app, { ...ctx, clientDir });
 }

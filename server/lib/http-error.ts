@@ -16,6 +16,8 @@ export const badRequest = (message: string, errors?: Record<string, string>) =>
   new HttpError(400, message, errors);
 export const notFound = (message: string) => new HttpError(404, message);
 
+export const BODY_NOT_OBJECT = 'The request body must be a JSON object.';
+
 /**
  * The 400 for a request a route schema refused: the schema's own message, and one message per
  * field. A path parameter (an id) gets the message alone.
@@ -27,7 +29,7 @@ export function validationError(
   // No body, null, an array or a bare string: zod's "expected object" is not a sentence for people.
   const root = issues[0];
   if (root && root.path.length === 0 && root.code === 'invalid_type')
-    return badRequest('The request body must be a JSON object.');
+    return badRequest(BODY_NOT_OBJECT);
   const message = firstMessage({ issues });
   if (part === 'params') return badRequest(message);
   return badRequest(message, fieldErrors({ issues }));

@@ -1,4 +1,4 @@
-import { RECENT_PLEDGES_LIMIT } from '../../shared/constants';
+import { PUBLIC_PLEDGES_MAX, RECENT_PLEDGES_LIMIT } from '../../shared/constants';
 import type { PledgeStats, PublicPledge } from '../../shared/schemas/pledge';
 import type { Progress } from '../../shared/schemas/progress';
 import type { DeliveryUpdate } from '../../shared/schemas/update';
@@ -24,6 +24,9 @@ export interface CampaignTotals {
   paidCount: number;
   usdAmount: number;
   jmdAmount: number;
+  /** Money received (confirmed pledges' received amounts), per currency. */
+  receivedUsd: number;
+  receivedJmd: number;
   donorCount: number;
 }
 
@@ -50,8 +53,8 @@ function newestFirst(a: RecentPledge, b: RecentPledge): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
-/** How many newest pledges stay in memory: enough for ?limit= up to this without SQL. */
-export const SNAPSHOT_RECENT = 50;
+/** How many newest pledges stay in memory: every public list is served from them, without SQL. */
+export const SNAPSHOT_RECENT = PUBLIC_PLEDGES_MAX;
 
 /**
  * The public state of the campaign, held in memory so public reads cost no SQL (issue 6).
@@ -72,6 +75,8 @@ export class CampaignSnapshot {
   private paidCount = 0;
   private totalUSD = 0;
   private totalJMD = 0;
+  private receivedUSD = 0;
+  private receivedJMD = 0;
   private donorCount = 0;
   private manualAdjustment = 0;
   private goalAmount = 500000;
@@ -113,6 +118,8 @@ export class CampaignSnapshot {
       pendingPledges: this.pledgeCount - this.paidCount,
       totalUSD: this.totalUSD,
       totalJMD: this.totalJMD,
+      receivedUSD: this.receivedUSD,
+      receivedJMD: this.receivedJMD,
     };
   }
 
@@ -121,10 +128,6 @@ export class CampaignSnapshot {
     if (status === 'paid') return this.paidCount;
     if (status === 'pending') return this.pledgeCount - this.paidCount;
     return this.pledgeCount;
-  }
-
-  canServeRecent(limit: number): boolean {
-    return limit <= SNAPSHOT_RECENT;
   }
 
   deliveryUpdates(): DeliveryUpdate[] {
@@ -219,6 +222,8 @@ export class CampaignSnapshot {
     this.paidCount = t.paidCount;
     this.totalUSD = t.usdAmount;
     this.totalJMD = t.jmdAmount;
+    this.receivedUSD = t.receivedUsd;
+    this.receivedJMD = t.receivedJmd;
     this.donorCount = t.donorCount;
   }
 

@@ -45,6 +45,14 @@ export const pledgeCreateSchema = z.object({
 export type PledgeCreateInput = z.input<typeof pledgeCreateSchema>;
 export type PledgeCreate = z.output<typeof pledgeCreateSchema>;
 
+const RECEIVED_MESSAGE = 'Amount received must be a whole number of at least 1';
+/** What arrived (issue 11): up to a largest pledge paid in the dearer-unit currency. */
+export const amountReceivedSchema = z
+  .number({ error: RECEIVED_MESSAGE })
+  .min(1, { error: RECEIVED_MESSAGE })
+  .max(PLEDGE_AMOUNT_MAX * 200, { error: 'Amount received is too large' })
+  .int({ error: RECEIVED_MESSAGE });
+
 export const EDIT_AMOUNT_MESSAGE = 'Please enter a valid amount (minimum $1)';
 
 /** The amount an admin may set on an existing pledge (the edit dialog checks it too). */
@@ -61,6 +69,9 @@ export const pledgeEditSchema = z.object({
       name: pledgeName.optional(),
       email: pledgeEmail.optional(),
       amount: pledgeEditAmount.optional(),
+      /** Added by issue 11: only for a confirmed pledge (a later instalment, a correction). */
+      amountReceived: amountReceivedSchema.optional(),
+      currencyReceived: currencySchema.optional(),
     },
     { error: 'updates must be an object' },
   ),
@@ -97,11 +108,28 @@ export const adminPledgeSchema = publicPledgeSchema.extend({
   email: z.string(),
   isPaid: z.boolean(),
   paymentConfirmedAt: z.iso.datetime().nullable(),
+  /** Payment reference, e.g. MRJ-7K4Q-2 (issue 11): admins, and the donor in the POST answer. */
+  reference: z.string(),
+  /** What arrived, recorded at confirmation (issue 11): null while pending. */
+  amountReceived: z.number().int().nullable(),
+  currencyReceived: currencySchema.nullable(),
+  /** Still owed in the pledge's currency: the amount while pending, 0 once fully paid. */
+  outstandingAmount: z.number(),
+  /** "pending", "part-paid" or "paid": isPaid stays true for a part payment. */
+  paymentState: z.enum(['pending', 'part-paid', 'paid']),
+  /** The admin table: when the donor pressed "I've sent the transfer" (issue 12). */
+  donorSaysSentAt: z.iso.datetime().nullable().optional(),
 });
 export type AdminPledge = z.infer<typeof adminPledgeSchema>;
 
-/** POST /api/pledges answers with the public view and whether it is paid (always false). */
-export const createdPledgeSchema = publicPledgeSchema.extend({ isPaid: z.boolean() });
+/** The answer to POST /api/pledges: the public view plus what only the donor who pledged sees. */
+export const createdPledgeSchema = publicPledgeSchema.extend({
+  isPaid: z.boolean(),
+  reference: z.string(),
+  /** The donor's status page, /pledge/{id}?t={token} (issue 12). */
+  statusUrl: z.string(),
+});
+export type CreatedPledge = z.infer<typeof createdPledgeSchema>;
 
 /** GET /api/pledges: the public view, or the admin view for an admin session. */
 export const pledgeListSchema = z.array(z.union([adminPledgeSchema, publicPledgeSchema]));
@@ -137,6 +165,9 @@ export const pledgeStatsSchema = z.object({
   pendingPledges: z.number().int(),
   totalUSD: z.number(),
   totalJMD: z.number(),
+  /** Money that arrived, per currency received (issue 11). */
+  receivedUSD: z.number(),
+  receivedJMD: z.number(),
 });
 export type PledgeStats = z.infer<typeof pledgeStatsSchema>;
 
@@ -148,3 +179,17 @@ export const adminPledgePageSchema = z.object({
   stats: pledgeStatsSchema,
 });
 export type AdminPledgePage = z.infer<typeof adminPledgePageSchema>;
+
+/**
+ * PUT /api/pledges/{id}/confirm: the spec sends an empty object (or nothing); an admin may say
+ * what actually arrived. Both default to the pledge's own amount and currency. Nullish because
+ * Fastify hands a missing body to the validator as null (the route refuses a JSON `null` itself).
+ */
+export const pledgeConfirmSchema = z
+  .object({
+    amountReceived: amountReceivedSchema.optional(),
+    currencyReceived: currencySchema.optional(),
+  })
+  .nullish()
+  .transform((v) => v ?? {});
+export type PledgeConfirm = z.output<typeof pledgeConfirmSchema>;

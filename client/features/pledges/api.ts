@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { PledgeCreateInput } from '../../../shared/schemas/pledge';
+import type { CreatedPledge, PledgeCreateInput } from '../../../shared/schemas/pledge';
 import { toast } from '../../components/ui/toast-store';
 import { apiRequest, errorMessage } from '../../lib/api-client';
 import { pledgeRelatedKeys, recentPledgesQuery } from '../../lib/query-keys';
@@ -33,7 +33,8 @@ export const PLEDGE_FAILED_FALLBACK = 'Unable to submit your pledge. Please try 
 export function useCreatePledge() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: PledgeCreateInput) => apiRequest('POST', '/api/pledges', input),
+    mutationFn: async (input: PledgeCreateInput) =>
+      (await (await apiRequest('POST', '/api/pledges', input)).json()) as CreatedPledge,
     onSuccess: () => invalidatePledgeData(queryClient),
     onError: (error) => {
       toast({
@@ -45,6 +46,15 @@ export function useCreatePledge() {
   });
 }
 
+/** The confirmation's toasts (SPEC 7), also shown by the admin's "Record payment". */
+export const CONFIRM_TOASTS = {
+  paymentConfirmed: {
+    title: 'Payment confirmed',
+    description: 'Pledge payment has been marked as paid.',
+  },
+  confirmFailed: 'Failed to confirm payment',
+} as const;
+
 /** PUT /api/pledges/{id}/confirm with an empty object (SPEC 7), from a pledge card in admin mode. */
 export function useConfirmPledge() {
   const queryClient = useQueryClient();
@@ -53,14 +63,14 @@ export function useConfirmPledge() {
     mutationFn: (id: string) =>
       apiRequest('PUT', `/api/pledges/${encodeURIComponent(id)}/confirm`, {}),
     onSuccess: () => {
-      toast({ title: 'Payment confirmed', description: 'Pledge payment has been marked as paid.' });
+      toast(CONFIRM_TOASTS.paymentConfirmed);
       return invalidatePledgeData(queryClient);
     },
     onError: (error) => {
       if (handleSessionError(error)) return;
       toast({
         title: 'Error',
-        description: errorMessage(error, 'Failed to confirm payment'),
+        description: errorMessage(error, CONFIRM_TOASTS.confirmFailed),
         variant: 'destructive',
       });
     },

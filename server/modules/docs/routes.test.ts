@@ -18,9 +18,16 @@ const EXPECTED = [
   'POST /api/pledges',
   'GET /api/pledges/export',
   'PUT /api/pledges/{id}/confirm',
+  'DELETE /api/pledges/{id}/confirm',
+  'GET /api/pledges/{id}/status',
+  'POST /api/pledges/{id}/sent',
   'PATCH /api/pledges/{id}',
   'DELETE /api/pledges/{id}',
   'GET /api/admin/pledges',
+  'GET /api/admin/pledges/{id}/emails',
+  'POST /api/admin/pledges/{id}/emails/resend',
+  'GET /api/admin/activity',
+  'GET /api/admin/backup',
   'GET /api/progress',
   'PUT /api/progress',
   'GET /api/updates',
@@ -33,6 +40,7 @@ const EXPECTED = [
   'GET /',
   'GET /payment-instructions',
   'GET /admin',
+  'GET /pledge/{id}',
 ];
 
 /**
@@ -98,6 +106,28 @@ describe('GET /api/docs', () => {
     );
     const edit = doc.paths['/api/pledges/{id}']!.patch as { parameters: { name: string }[] };
     expect(edit.parameters.map((p) => p.name)).toContain('id');
+    // Issue 11/12 fields are in the contract, so the serializer keeps them.
+    const confirm = doc.paths['/api/pledges/{id}/confirm']!.put as {
+      responses: Record<
+        string,
+        { content: Record<string, { schema: { properties: Record<string, unknown> } }> }
+      >;
+    };
+    expect(
+      Object.keys(confirm.responses['200']!.content['application/json']!.schema.properties),
+    ).toEqual(
+      expect.arrayContaining([
+        'reference',
+        'amountReceived',
+        'currencyReceived',
+        'outstandingAmount',
+        'paymentState',
+      ]),
+    );
+    const backup = doc.paths['/api/admin/backup']!.get as {
+      responses: Record<string, { content: Record<string, unknown> }>;
+    };
+    expect(Object.keys(backup.responses['200']!.content)).toEqual(['application/gzip']);
     const list = doc.paths['/api/pledges']!.get as { parameters: { name: string; in: string }[] };
     expect(list.parameters).toContainEqual(expect.objectContaining({ name: 'limit', in: 'query' }));
   });

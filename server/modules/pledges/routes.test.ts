@@ -64,7 +64,10 @@ describe('POST /api/pledges', () => {
     });
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual([...PUBLIC_PLEDGE_KEYS, 'isPaid'].sort());
+    // reference (issue 11) and statusUrl (issue 12): only the donor who pledged sees them.
+    expect(Object.keys(body).sort()).toEqual(
+      [...PUBLIC_PLEDGE_KEYS, 'isPaid', 'reference', 'statusUrl'].sort(),
+    );
     expect(body).toMatchObject({
       name: 'Ann Brown',
       amount: 250,
@@ -356,7 +359,17 @@ describe('GET /api/pledges', () => {
       paymentConfirmedAt: null,
     });
     expect(Object.keys(zelda).sort()).toEqual(
-      [...PUBLIC_PLEDGE_KEYS, 'email', 'isPaid', 'paymentConfirmedAt'].sort(),
+      [
+        ...PUBLIC_PLEDGE_KEYS,
+        'email',
+        'isPaid',
+        'paymentConfirmedAt',
+        'reference',
+        'amountReceived',
+        'currencyReceived',
+        'outstandingAmount',
+        'paymentState',
+      ].sort(),
     );
     const res = await t.request('/api/pledges?limit=2', { cookie });
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -585,6 +598,7 @@ describe('GET /api/pledges/export', () => {
       'status',
       'paymentConfirmedAt',
       'createdAt',
+      'reference',
     ]);
   });
 
@@ -717,6 +731,8 @@ describe('GET /api/admin/pledges (dashboard table)', () => {
       pendingPledges: 3,
       totalUSD: 500,
       totalJMD: 5100,
+      receivedUSD: 200,
+      receivedJMD: 0,
     });
   });
 

@@ -1,13 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EXPORT_FILE_NAME } from '../../../shared/constants';
+import { EXPORT_FILE_NAME, PUBLIC_PLEDGES_MAX } from '../../../shared/constants';
 import { deletedSchema, idParamsSchema } from '../../../shared/schemas/api';
 import {
   adminPledgePageSchema,
   adminPledgeQuerySchema,
   adminPledgeSchema,
   createdPledgeSchema,
+  pledgeConfirmSchema,
   pledgeCreateSchema,
   pledgeEditSchema,
   pledgeListQuerySchema,
@@ -15,11 +16,36 @@ import {
 } from '../../../shared/schemas/pledge';
 import { NO_CHANGES_MESSAGE } from '../../../shared/schemas/update';
 import type { AppContext } from '../../context';
-import { badRequest, notFound } from '../../lib/http-error';
+import { BODY_NOT_OBJECT, badRequest, notFound } from '../../lib/http-error';
 import { sendCached, sendOnce, sendRaw } from '../../read-model/cached-body';
+import { audited, writeAudit, type AuditInput } from '../audit/repo';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
 import * as repo from './repo';
+
+/** The audit entry of a confirmation, by hand or from a bank statement line. */
+export function confirmAudit(
+  row: repo.PledgeRow,
+  source: 'manual' | 'statement',
+  extra: Record<string, unknown> = {},
+): AuditInput {
+  const p = repo.toAdminPledge(row);
+  return {
+    action: 'pledge.confirm',
+    targetType: 'pledge',
+    targetId: row.id,
+    pledgeId: row.id,
+    pledgeReference: row.reference,
+    details: {
+      source,
+      amount: p.amount,
+      currency: p.currency,
+      amountReceived: p.amountReceived,
+      currencyReceived: p.currencyReceived,
+      ...extra,
+    },
+  };
+}
 
 const NOT_FOUND = 'Pledge not found';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -27,10 +53,26 @@ const pledgeParams = idParamsSchema('pledge');
 
 export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, snapshot, config } = ctx;
-  const writer = new PledgeWriter(db, snapshot, ctx.database.kind === 'postgres' ? 3 : 1);
+  const { db, snapshot, config, email } = ctx;
+  const writer = new PledgeWriter(
+    db,
+    snapshot,
+    ctx.database.kind === 'postgres' ? 3 : 1,
+    config.campaign.payment.referencePrefix,
+    // Each new pledge queues its instructions e-mail in the same transaction (issue 12).
+    {
+      inTransaction: (tx, rows) => email.enqueueNewPledges(tx, rows),
+      afterCommit: () => email.worker.kick(),
+    },
+  );
 
-  // Public: newest first; ?limit=N for the home (DECISIONS 8). An admin session sees everything.
+  function fromSnapshot(request: FastifyRequest, reply: FastifyReply, limit: number) {
+    const body = snapshot.jsonBody(`pledges:${limit}`, () => snapshot.recentPledges(limit));
+    sendCached(request, reply.header('Cache-Control', 'no-cache'), body);
+  }
+
+  // Admin: the full list, newest first (SPEC; ?limit=N optional). Public: newest first, at most
+  // PUBLIC_PLEDGES_MAX, from the snapshot (DECISIONS 8, issue 9.1).
   // compress: false: every answer is sent pre-serialised by sendCached or sendOnce, which compress.
   app.get(
     '/api/pledges',
@@ -41,19 +83,16 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
     (request, reply) => {
       const { limit } = request.query;
-      reply.header('Cache-Control', request.isAdmin ? 'no-store' : 'no-cache');
-      // The home's call (?limit=8, no session) is the hottest read: a body built once per change,
-      // and no promise.
-      if (!request.isAdmin && limit !== undefined && snapshot.canServeRecent(limit)) {
-        const body = snapshot.jsonBody(`pledges:${limit}`, () => snapshot.recentPledges(limit));
-        sendCached(request, reply, body);
+      if (!request.isAdmin) {
+        // The home's call (?limit=8) is the hottest read: a body built once per change, no promise.
+        fromSnapshot(request, reply, Math.min(limit ?? PUBLIC_PLEDGES_MAX, PUBLIC_PLEDGES_MAX));
         return;
       }
-      return repo.listPledges(db, limit).then((rows) => {
-        const data = request.isAdmin ? rows.map(repo.toAdminPledge) : rows.map(repo.toPublicPledge);
+      reply.header('Cache-Control', 'no-store');
+      return repo.listPledges(db, limit).then((rows) =>
         // Compressed here, off the event loop.
-        return sendOnce(request, reply, JSON.stringify(data), JSON_TYPE);
-      });
+        sendOnce(request, reply, JSON.stringify(rows.map(repo.toAdminPledge)), JSON_TYPE),
+      );
     },
   );
 
@@ -81,7 +120,14 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
         return reply.code(201).send({ ok: true });
       }
       const row = await writer.submit(repo.newPledgeValues(input));
-      return reply.code(201).send({ ...repo.toPublicPledge(row), isPaid: row.isPaid });
+      // The donor's own payment reference and status page link (issue 12), for the thank-you
+      // page: only in this answer, never in a list that others read.
+      return reply.code(201).send({
+        ...repo.toPublicPledge(row),
+        isPaid: row.isPaid,
+        reference: row.reference,
+        statusUrl: email.links.path(row.id),
+      });
     },
   );
 
@@ -98,7 +144,9 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
         },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
+      // Who took a copy of every donor's details, and when.
+      await writeAudit(db, request, { action: 'pledges.export', targetType: 'pledges' });
       reply
         .header('Content-Type', 'text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${EXPORT_FILE_NAME}"`)
@@ -111,11 +159,71 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     '/api/pledges/:id/confirm',
     {
       config: { access: 'admin' },
+      schema: {
+        params: pledgeParams,
+        // The spec's empty object (or no body) means "the pledged amount arrived".
+        body: pledgeConfirmSchema,
+        response: { 200: adminPledgeSchema },
+      },
+      // No body (undefined here) is the spec's call; a JSON null is not an object.
+      preValidation: async (request) => {
+        if (request.body === null) throw badRequest(BODY_NOT_OBJECT);
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const input = request.body;
+      const said = input.amountReceived !== undefined || input.currencyReceived !== undefined;
+      const current = said ? await repo.findPledge(db, id) : undefined;
+      if (said && !current) throw notFound(NOT_FOUND);
+      const received = current ? repo.receivedValues(current, input) : undefined;
+      const result = await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const r = await repo.confirmPledge(tx, id, config.now(), received);
+          // The receipt e-mail is queued in the confirmation's transaction (issue 12).
+          if (r?.changed) await email.enqueue(tx, id, 'receipt');
+          return {
+            result: r,
+            // A repeated confirm changes nothing and is not an action.
+            audit: r?.changed ? confirmAudit(r.row, 'manual') : null,
+          };
+        }),
+      );
+      if (!result) throw notFound(NOT_FOUND);
+      if (result.changed) email.worker.kick();
+      return repo.toAdminPledge(result.row);
+    },
+  );
+
+  // Un-confirm (issue 11): a transfer matched to the wrong pledge, a bounced payment.
+  app.delete(
+    '/api/pledges/:id/confirm',
+    {
+      config: { access: 'admin' },
       schema: { params: pledgeParams, response: { 200: adminPledgeSchema } },
     },
     async (request) => {
       const { id } = request.params;
-      const result = await snapshot.write(() => repo.confirmPledge(db, id, config.now()));
+      const result = await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const before = await repo.findPledge(tx, id);
+          const r = await repo.unconfirmPledge(tx, id);
+          return {
+            result: r,
+            audit:
+              r?.changed && before
+                ? {
+                    action: 'pledge.unconfirm',
+                    targetType: 'pledge',
+                    targetId: id,
+                    pledgeId: id,
+                    pledgeReference: before.reference,
+                    details: { before: repo.toAdminPledge(before) },
+                  }
+                : null,
+          };
+        }),
+      );
       if (!result) throw notFound(NOT_FOUND);
       return repo.toAdminPledge(result.row);
     },
@@ -136,14 +244,53 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       const { updates } = request.body;
       const current = await repo.findPledge(db, id);
       if (!current) throw notFound(NOT_FOUND);
-      const changes: { name?: string; email?: string; amount?: number } = {};
+      const changes: Parameters<typeof repo.updatePledge>[2] = {};
       if (updates.name !== undefined && updates.name !== current.name) changes.name = updates.name;
       if (updates.email !== undefined && updates.email !== current.email)
         changes.email = updates.email;
       if (updates.amount !== undefined && updates.amount !== current.amount)
         changes.amount = updates.amount;
+      // Money received (a second instalment, a corrected bank fee) is recorded on a confirmed pledge.
+      if (updates.amountReceived !== undefined || updates.currencyReceived !== undefined) {
+        if (!current.isPaid)
+          throw badRequest('Confirm the payment before recording the amount received.');
+        const before = repo.toAdminPledge(current);
+        if (
+          updates.amountReceived !== undefined &&
+          updates.amountReceived !== before.amountReceived
+        )
+          changes.amountReceived = updates.amountReceived;
+        if (
+          updates.currencyReceived !== undefined &&
+          updates.currencyReceived !== before.currencyReceived
+        )
+          changes.currencyReceived = updates.currencyReceived;
+      }
       if (Object.keys(changes).length === 0) throw badRequest(NO_CHANGES_MESSAGE);
-      const row = await snapshot.write(() => repo.updatePledge(db, current, changes));
+      const row = await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const updated = await repo.updatePledge(tx, current, changes);
+          const before = repo.toAdminPledge(current);
+          const after = updated ? repo.toAdminPledge(updated) : undefined;
+          const keys = Object.keys(changes) as (keyof typeof changes)[];
+          return {
+            result: updated,
+            audit: after
+              ? {
+                  action: 'pledge.edit',
+                  targetType: 'pledge',
+                  targetId: id,
+                  pledgeId: id,
+                  pledgeReference: current.reference,
+                  details: {
+                    before: Object.fromEntries(keys.map((k) => [k, before[k]])),
+                    after: Object.fromEntries(keys.map((k) => [k, after[k]])),
+                  },
+                }
+              : null,
+          };
+        }),
+      );
       if (!row) throw notFound(NOT_FOUND);
       return repo.toAdminPledge(row);
     },
@@ -157,7 +304,25 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const { id } = request.params;
-      const deleted = await snapshot.write(() => repo.deletePledge(db, id));
+      const deleted = await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const row = await repo.deletePledge(tx, id);
+          return {
+            result: row,
+            // The whole deleted row stays in the log: the trail outlives the pledge.
+            audit: row
+              ? {
+                  action: 'pledge.delete',
+                  targetType: 'pledge',
+                  targetId: id,
+                  pledgeId: id,
+                  pledgeReference: row.reference,
+                  details: { deleted: repo.toAdminPledge(row) },
+                }
+              : null,
+          };
+        }),
+      );
       if (!deleted) throw notFound(NOT_FOUND);
       return { ok: true as const, id };
     },
@@ -175,13 +340,22 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       // Counts and stat cards come from the snapshot (exact, no scan); only a search counts in SQL.
       const knownTotal = q.search.trim() ? undefined : snapshot.countByStatus(q.status);
       const page = await repo.adminPledgePage(db, q, knownTotal);
+      const stats = snapshot.pledgeStats();
       reply.header('Cache-Control', 'no-store');
+      // The "donor says sent" flag (issue 12) of this page's pledges.
+      const saysSent = await email.donorSaysSentFor(
+        db,
+        page.items.map((p) => p.id),
+      );
       return {
-        items: page.items.map(repo.toAdminPledge),
+        items: page.items.map((p) => ({
+          ...repo.toAdminPledge(p),
+          donorSaysSentAt: saysSent.get(p.id)?.toISOString() ?? null,
+        })),
         total: page.total,
         page: q.page,
         pageSize: q.pageSize,
-        stats: snapshot.pledgeStats(),
+        stats,
       };
     },
   );

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { progressSchema, progressUpdateSchema } from '../../../shared/schemas/progress';
 import type { AppContext } from '../../context';
 import { sendCached } from '../../read-model/cached-body';
+import { audited } from '../audit/repo';
 import * as repo from './repo';
 
 export async function progressRoutes(fastify: FastifyInstance, ctx: AppContext) {
@@ -35,7 +36,31 @@ export async function progressRoutes(fastify: FastifyInstance, ctx: AppContext) 
       schema: { body: progressUpdateSchema, response: { 200: progressSchema } },
     },
     async (request) => {
-      await snapshot.write(() => repo.writeProgress(db, request.body, config.now()));
+      const input = request.body;
+      await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const before = await repo.readProgressRow(tx);
+          await repo.writeProgress(tx, input, config.now());
+          return {
+            result: undefined,
+            audit: {
+              action: 'progress.update',
+              targetType: 'progress',
+              targetId: 'main',
+              details: {
+                before: {
+                  manualAdjustment: before.manualAdjustment,
+                  goalAmount: before.goalAmount,
+                },
+                after: {
+                  manualAdjustment: input.manualAdjustment,
+                  goalAmount: input.goalAmount ?? before.goalAmount,
+                },
+              },
+            },
+          };
+        }),
+      );
       return snapshot.progress();
     },
   );

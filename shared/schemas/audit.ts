@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/** Every admin action the audit log records (issue 11), with the words the Activity tab shows. */
+export const AUDIT_ACTIONS = {
+  'admin.login': 'Logged in',
+  'admin.logout': 'Logged out',
+  'admin.login.failed': 'Failed login',
+  'pledge.confirm': 'Confirmed payment',
+  'pledge.unconfirm': 'Un-confirmed payment',
+  'pledge.edit': 'Edited pledge',
+  'pledge.delete': 'Deleted pledge',
+  'pledge.resend_instructions': 'Resent payment instructions',
+  'pledges.export': 'Exported pledges CSV',
+  'statement.import': 'Imported bank statement',
+  'progress.update': 'Changed progress',
+  'update.create': 'Posted delivery update',
+  'update.edit': 'Edited delivery update',
+  'update.delete': 'Deleted delivery update',
+} as const;
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+/** One entry of the log as GET /api/admin/activity answers it. */
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: z.iso.datetime(),
+  /** An AuditAction; a string here so an entry written by a newer version still reads. */
+  action: z.string(),
+  label: z.string(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  pledgeId: z.string().nullable(),
+  pledgeReference: z.string().nullable(),
+  clientIp: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditPageSchema = z.object({
+  items: z.array(auditEntrySchema),
+  /** Pass as ?before= for the next (older) page; null at the end. */
+  nextBefore: z.iso.datetime().nullable(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+/** GET /api/admin/activity: newest first; ?pledge= an id or a payment reference. */
+export const auditQuerySchema = z.object({
+  pledge: z.string().trim().max(100, { error: 'pledge must be an id or a reference' }).optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number from 1 to 200' })
+    .int({ error: 'limit must be a whole number from 1 to 200' })
+    .min(1, { error: 'limit must be a whole number from 1 to 200' })
+    .max(200, { error: 'limit must be a whole number from 1 to 200' })
+    .optional()
+    .default(50),
+  before: z.iso.datetime({ error: 'before must be an ISO date-time' }).optional(),
+});
+export type AuditQuery = z.output<typeof auditQuerySchema>;

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { CURRENCIES } from '../constants';
+
+/** The donor's own view of a pledge on the status page (issue 12): never the e-mail address. */
+export const donorPledgeViewSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  amount: z.number().int(),
+  currency: z.enum(CURRENCIES),
+  containers: z.number().int(),
+  createdAt: z.iso.datetime(),
+  /** pending, part-paid or paid (shared/received.ts, issue 11). */
+  status: z.enum(['pending', 'part-paid', 'paid']),
+  reference: z.string(),
+  amountReceived: z.number().int().nullable(),
+  currencyReceived: z.enum(CURRENCIES).nullable(),
+  /** Still owed, in the pledge's currency. */
+  outstandingAmount: z.number(),
+  paymentConfirmedAt: z.iso.datetime().nullable(),
+  /** When the donor pressed "I've sent the transfer". */
+  donorSaysSentAt: z.iso.datetime().nullable(),
+});
+export type DonorPledgeView = z.infer<typeof donorPledgeViewSchema>;
+
+/** GET /api/pledges/{id}/status?t= and POST /api/pledges/{id}/sent {t}. */
+export const statusTokenSchema = z.object({
+  t: z
+    .string({ error: 'Pledge not found' })
+    .min(1, { error: 'Pledge not found' })
+    .max(200, { error: 'Pledge not found' }),
+});
+
+export const EMAIL_KIND_LABELS = {
+  instructions: 'Payment instructions',
+  receipt: 'Receipt',
+} as const;
+
+/** One e-mail of a pledge, as the admin sees it. */
+export const adminEmailMessageSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['instructions', 'receipt']),
+  status: z.enum(['sent', 'waiting', 'failed']),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  sentAt: z.iso.datetime().nullable(),
+  nextAttemptAt: z.iso.datetime().nullable(),
+});
+export type AdminEmailMessage = z.infer<typeof adminEmailMessageSchema>;
+
+/** GET /api/admin/pledges/{id}/emails and the resend's answer. */
+export const adminEmailListSchema = z.object({ items: z.array(adminEmailMessageSchema) });
