@@ -1,6 +1,21 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
+import { appliedMigrations, migrationJournal } from '../../db/migrate';
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export async function healthRoutes(app: FastifyInstance, { db, database, config }: AppContext) {
   // Health includes the database (R4): while it is unreachable a load balancer sees 503 and the
@@ -23,6 +38,29 @@ export async function healthRoutes(app: FastifyInstance, { db, database, config 
       clearTimeout(timer);
     }
   });
+
+  // Readiness, for a load balancer or an orchestrator: the database answers, this version's
+  // migrations are all applied (an older instance next to a newer schema says so), not draining.
+  // /api/health stays the liveness check.
+  app.get(
+    '/api/ready',
+    { config: { access: 'public' }, logLevel: 'warn' },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const problems: string[] = [];
+      if (app.isDraining()) problems.push('draining');
+      try {
+        const applied = await withTimeout(appliedMigrations(db), 2_000);
+        const known = migrationJournal().length;
+        if (applied < known) problems.push(`migrations: ${applied} of ${known} applied`);
+      } catch (err) {
+        request.log.warn({ err }, 'ready: database unreachable');
+        problems.push('database unreachable');
+      }
+      if (problems.length) return reply.code(503).send({ status: 'not ready', problems });
+      return { status: 'ready', database: database.kind };
+    },
+  );
 
   // The campaign texts, for clients that did not get them inside the HTML (e.g. the Vite dev server).
   app.get('/api/campaign', { config: { access: 'public' } }, async () => config.campaign);
