@@ -24,6 +24,11 @@ const envSchema = z.object({
     .optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * Strict-Transport-Security max-age in seconds, sent only when PUBLIC_URL is https (issue 9.8).
+   * 180 days by default; 0 turns it off (e.g. while trying HTTPS out, or when the proxy sends it).
+   */
+  HSTS_MAX_AGE: intFromEnv(15_552_000, 0, 63_072_000),
   CAMPAIGN_CONFIG: z.string().min(1).optional(),
   /**
    * 0 turns a limit off (benchmarks from one address need that). Pledges allow 300 a minute per
@@ -94,6 +99,8 @@ export interface AppConfig {
   databaseUrl?: string;
   adminPassword?: string;
   publicUrl?: string;
+  /** Seconds of Strict-Transport-Security; 0 when not sent (no https PUBLIC_URL, or turned off). */
+  hstsMaxAge: number;
   rateLimitLoginPerMinute: number;
   rateLimitPledgesPerMinute: number;
   trustProxy: boolean | number | string;
@@ -177,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: e.DATABASE_URL,
     adminPassword: e.ADMIN_PASSWORD,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    hstsMaxAge: e.PUBLIC_URL?.startsWith('https:') ? e.HSTS_MAX_AGE : 0,
     rateLimitLoginPerMinute: e.RATE_LIMIT_LOGIN_PER_MINUTE,
     rateLimitPledgesPerMinute: e.RATE_LIMIT_PLEDGES_PER_MINUTE,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
