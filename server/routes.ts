@@ -3,6 +3,7 @@ import type { AppContext } from './context';
 import { adminRoutes } from './modules/admin/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { backupRoutes } from './modules/backup/routes';
+import { emailRoutes } from './modules/email/routes';
 import { healthRoutes } from './modules/health/routes';
 import { pledgeRoutes } from './modules/pledges/routes';
 import { progressRoutes } from './modules/progress/routes';
@@ -24,5 +25,6 @@ export async function registerRoutes(
   await updateRoutes(app, ctx);
   await uploadRoutes(app, ctx);
   await backupRoutes(app, ctx);
+  await emailRoutes(app, ctx);
   await registerSpa(app, { ...ctx, clientDir });
 }

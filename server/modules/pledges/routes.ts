@@ -54,11 +54,17 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, snapshot, config } = ctx;
+  const { email } = ctx;
   const writer = new PledgeWriter(
     db,
     snapshot,
     ctx.database.kind === 'postgres' ? 3 : 1,
     config.campaign.payment.referencePrefix,
+    // Each new pledge queues its instructions e-mail in the same transaction (issue 12).
+    {
+      inTransaction: (tx, rows) => email.enqueueNewPledges(tx, rows),
+      afterCommit: () => email.worker.kick(),
+    },
   );
 
   // Admin: the full list, newest first (SPEC; ?limit=N optional). Public: newest first, at most
@@ -111,11 +117,14 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
         return reply.code(201).send({ ok: true });
       }
       const row = await writer.submit(repo.newPledgeValues(input));
-      // The donor's own payment reference, for the thank-you page: only in this answer, never in
-      // a list that others read.
-      return reply
-        .code(201)
-        .send({ ...repo.toPublicPledge(row), isPaid: row.isPaid, reference: row.reference });
+      // The donor's own payment reference and status page link (issue 12), for the thank-you
+      // page: only in this answer, never in a list that others read.
+      return reply.code(201).send({
+        ...repo.toPublicPledge(row),
+        isPaid: row.isPaid,
+        reference: row.reference,
+        statusUrl: email.links.path(row.id),
+      });
     },
   );
 
@@ -140,6 +149,8 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     const result = await snapshot.write(() =>
       audited(db, request, async (tx) => {
         const r = await repo.confirmPledge(tx, id, config.now(), received);
+        // The receipt e-mail is queued in the confirmation's transaction (issue 12).
+        if (r?.changed) await email.enqueue(tx, id, 'receipt');
         return {
           result: r,
           // A repeated confirm changes nothing and is not an action.
@@ -148,6 +159,7 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
       }),
     );
     if (!result) throw notFound(NOT_FOUND);
+    if (result.changed) email.worker.kick();
     return repo.toAdminPledge(result.row);
   });
 
@@ -264,8 +276,16 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     const page = await repo.adminPledgePage(db, q, knownTotal);
     const stats = snapshot.pledgeStats();
     reply.header('Cache-Control', 'no-store');
+    // The "donor says sent" flag (issue 12) of this page's pledges.
+    const saysSent = await email.donorSaysSentFor(
+      db,
+      page.items.map((p) => p.id),
+    );
     return {
-      items: page.items.map(repo.toAdminPledge),
+      items: page.items.map((p) => ({
+        ...repo.toAdminPledge(p),
+        donorSaysSentAt: saysSent.get(p.id)?.toISOString() ?? null,
+      })),
       total: page.total,
       page: q.page,
       pageSize: q.pageSize,

@@ -18,6 +18,7 @@ import EditUpdateDialog from './edit-update-dialog';
 import { EditPledgeDialog } from './edit-pledge-dialog';
 import { RecordPaymentDialog } from './record-payment-dialog';
 import { ExportDialog } from './export-dialog';
+import { PledgeEmailsDialog } from './pledge-emails-dialog';
 import { PledgeTable } from './pledge-table';
 import { PostUpdateDialog } from './post-update-dialog';
 import { ProgressDialog } from './progress-dialog';
@@ -50,6 +51,7 @@ export function AdminDashboard() {
   const [editingPledge, setEditingPledge] = useState<AdminPledge | null>(null);
   const [payingPledge, setPayingPledge] = useState<AdminPledge | null>(null);
   const [deletingPledge, setDeletingPledge] = useState<AdminPledge | null>(null);
+  const [emailsOf, setEmailsOf] = useState<AdminPledge | null>(null);
 
   // A 401 while loading (the session ended elsewhere) is a Session Expired like any admin call.
   useEffect(() => {
@@ -127,6 +129,7 @@ export function AdminDashboard() {
         onEdit={setEditingPledge}
         onDelete={setDeletingPledge}
         onRecordPayment={setPayingPledge}
+        onEmails={setEmailsOf}
       />
 
       <ExportDialog
@@ -167,6 +170,12 @@ export function AdminDashboard() {
         pledge={deletingPledge}
         onOpenChange={(open) => {
           if (!open) setDeletingPledge(null);
+        }}
+      />
+      <PledgeEmailsDialog
+        pledge={emailsOf}
+        onOpenChange={(open) => {
+          if (!open) setEmailsOf(null);
         }}
       />
     </div>
