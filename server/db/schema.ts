@@ -105,7 +105,7 @@ export const pledgeTotals = pgTable(
   () => [check('pledge_totals_one_row', sql`id = 1`)],
 );
 
-/** Pledges per donor (lower-cased e-mail), maintained with pledge_totals: donorCount is its size. */
+/** Confirmed pledges per donor (lower-cased e-mail), kept with pledge_totals: donorCount is its size (issue 9.5). */
 export const donorEmails = pgTable('donor_emails', {
   email: text('email').primaryKey(),
   pledgeCount: integer('pledge_count').notNull(),

@@ -802,7 +802,8 @@ describe('200 concurrent pledges', () => {
     const p = await progress(t);
     expect(p.currentAmount).toBe(expected);
     expect(p.pledgeCount).toBe(200);
-    expect((p as unknown as { donorCount: number }).donorCount).toBe(150);
+    // Donors are counted over confirmed pledges (issue 9.5): none is confirmed yet.
+    expect((p as unknown as { donorCount: number }).donorCount).toBe(0);
 
     const stored = await adminList(t, cookie);
     expect(stored).toHaveLength(200);

@@ -9,7 +9,8 @@ import type { AppContext } from '../../context';
 import { sendCached } from '../../read-model/cached-body';
 import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
 import { siteOrigins } from '../../plugins/security';
-import { ownObjectId } from '../uploads/signing';
+import { referencedImageIds } from '../uploads/routes';
+import { OBJECT_PATH_PREFIX, ownObjectId } from '../uploads/signing';
 import { audited } from '../audit/repo';
 import * as repo from './repo';
 
@@ -97,8 +98,26 @@ export async function updateRoutes(app: FastifyInstance, ctx: AppContext) {
       }),
     );
     if (!row) throw notFound(NOT_FOUND);
+    if (changes.imageUrl !== undefined) await dropIfUnused(current.imageUrl);
     return repo.toDeliveryUpdate(row);
   });
+
+  /**
+   * Deletes the photo an update no longer shows once no other update uses it (issue 9.6): it
+   * stops being public at once, not after the fresh-upload grace period.
+   */
+  async function dropIfUnused(imageUrl: string) {
+    const i = imageUrl.indexOf(OBJECT_PATH_PREFIX);
+    if (i < 0) return;
+    const id = imageUrl.slice(i + OBJECT_PATH_PREFIX.length);
+    if (referencedImageIds(snapshot.deliveryUpdates()).has(id)) return;
+    await storage.remove(id).catch((err: unknown) => {
+      app.log.warn(
+        { err: { message: (err as Error).message } },
+        'could not delete an unused image',
+      );
+    });
+  }
 
   app.delete('/api/updates/:id', { config: { access: 'admin' } }, async (request) => {
     const id = parseId((request.params as { id: string }).id, 'update');
@@ -119,6 +138,7 @@ export async function updateRoutes(app: FastifyInstance, ctx: AppContext) {
       }),
     );
     if (!row) throw notFound(NOT_FOUND);
+    await dropIfUnused(row.imageUrl);
     return { ok: true, id };
   });
 }

@@ -75,7 +75,7 @@ describe('image upload', () => {
     expect(img.status).toBe(200);
     expect(img.headers.get('content-type')).toBe('image/webp');
     expect(img.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(img.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(img.headers.get('cache-control')).toBe('public, max-age=3600');
     const bytes = Buffer.from(await img.arrayBuffer());
     expect(bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(bytes.subarray(8, 12).toString('latin1')).toBe('WEBP');
