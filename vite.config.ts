@@ -4,6 +4,23 @@ import { defineConfig } from 'vitest/config';
 
 const apiPort = Number(process.env.API_PORT ?? 5001);
 
+/** Tests that run against both databases: every server test and the security and reliability suites. */
+const API_TESTS = [
+  'server/**/*.test.ts',
+  'tests/security/**/*.test.ts',
+  'tests/reliability/**/*.test.ts',
+];
+/**
+ * Crash and timing tests (R1 load, R3 kill -9, R4 database outage, R5 disk full, R6 slow clients,
+ * R7 graceful shutdown, R8 two instances, R9 crash during upload): they spawn servers, kill them
+ * and measure latencies, so they run alone, one file at a time, in the reliability-* projects.
+ */
+const SERIAL_TESTS = [
+  'tests/reliability/{load,kill9,pg-outage.postgres,disk-full,slow-clients,graceful-shutdown,two-instances.postgres,upload-crash}.test.ts',
+];
+/** Files at a time in the parallel group: much of their time is spent waiting on PostgreSQL, child servers or Chromium. */
+const PARALLEL_WORKERS = Number(process.env.TEST_WORKERS ?? 3);
+
 export default defineConfig({
   root: 'client',
   publicDir: 'public',
@@ -23,6 +40,9 @@ export default defineConfig({
     globalSetup: ['tests/setup/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // Two groups (docs/decisions/011-test-suite-speed.md): first everything that may share the
+    // machine, several files at a time; then the crash and timing tests, alone and one by one.
+    maxWorkers: PARALLEL_WORKERS,
     projects: [
       {
         extends: true,
@@ -32,35 +52,21 @@ export default defineConfig({
           environment: 'jsdom',
         },
       },
-      {
-        extends: true,
+      ...(['pglite', 'postgres'] as const).map((db) => ({
+        extends: true as const,
         test: {
-          name: 'api-pglite',
-          include: [
-            'server/**/*.test.ts',
-            'tests/security/**/*.test.ts',
-            'tests/reliability/**/*.test.ts',
+          name: `api-${db}`,
+          include: API_TESTS,
+          exclude: [
+            'server/**/*.unit.test.ts',
+            ...SERIAL_TESTS,
+            // *.postgres.test.ts: PostgreSQL only (two instances, a database outage through a proxy).
+            ...(db === 'pglite' ? ['tests/**/*.postgres.test.ts'] : []),
           ],
-          // *.postgres.test.ts: PostgreSQL only (two instances, a database outage through a proxy).
-          exclude: ['server/**/*.unit.test.ts', 'tests/**/*.postgres.test.ts'],
-          env: { TEST_DB: 'pglite' },
+          env: { TEST_DB: db },
           environment: 'node',
         },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'api-postgres',
-          include: [
-            'server/**/*.test.ts',
-            'tests/security/**/*.test.ts',
-            'tests/reliability/**/*.test.ts',
-          ],
-          exclude: ['server/**/*.unit.test.ts'],
-          env: { TEST_DB: 'postgres' },
-          environment: 'node',
-        },
-      },
+      })),
       {
         extends: true,
         test: {
@@ -70,6 +76,21 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
+      ...(['pglite', 'postgres'] as const).map((db, i) => ({
+        extends: true as const,
+        test: {
+          name: `reliability-${db}`,
+          include: SERIAL_TESTS,
+          exclude: db === 'pglite' ? ['tests/**/*.postgres.test.ts'] : [],
+          env: { TEST_DB: db },
+          environment: 'node',
+          // One file at a time, after the parallel group: their assertions are about timing
+          // (timeouts, latency under load, kills in flight) and must not share the CPUs.
+          fileParallelism: false,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 + i },
+        },
+      })),
     ],
   },
 });

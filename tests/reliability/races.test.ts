@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '../../shared/containers';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { allPledges, progress, request } from './support/load';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { adminPledges as allPledges, progress } from '../support/api';
+import { request } from '../support/http';
 
 /** R2: requests racing for the same rows. On PostgreSQL they really run side by side (pool of 10). */
 describe('R2 races', () => {

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadImage } from '../fixtures';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import {
-  adminPledge,
-  createPledge,
-  everything,
-  listRoutes,
-  rawRequest,
-  sleep,
-} from './support/http';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { adminPledge, createPledge, everything, uploadImage } from '../support/api';
+import { listRoutes } from './support/routes';
+import { rawRequest } from '../support/http';
+import { sleep } from '../support/net';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Mutating routes anyone may call: pledging, logging in and out, and the signed upload PUT. */

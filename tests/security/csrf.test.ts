@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../helpers/test-app';
-import { createPledge, everything, rawRequest } from './support/http';
+import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app';
+import { createPledge, everything } from '../support/api';
+import { rawRequest } from '../support/http';
 
 /** What a foreign page can make the admin's browser send (cookies included: SameSite=Lax only stops some). */
 const CROSS_SITE: Record<string, string>[] = [

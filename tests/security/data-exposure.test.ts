@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_PLEDGE_KEYS } from '../../shared/schemas/pledge';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { createPledge } from './support/http';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { createPledge } from '../support/api';
 
 /** Threats 1-4: what the public can read of donors. */
 describe('data exposure', () => {

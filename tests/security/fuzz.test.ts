@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '../../shared/containers';
-import { sampleJpeg, uploadImage, uploadUrl } from '../fixtures';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { adminPledges, createPledge } from './support/http';
+import { sampleJpeg } from '../fixtures';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { adminPledges, createPledge, uploadImage, uploadUrl } from '../support/api';
 
 /** Generated requests per run; the soak run tries four times as many. */
 const SCALE = process.env.SOAK ? 4 : 1;

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadImage } from '../fixtures';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { adminPledge, adminPledges, createPledge, pledgeBody } from './support/http';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { adminPledge, adminPledges, createPledge, pledgeBody, uploadImage } from '../support/api';
 
 /** Cells a spreadsheet would run as a formula (OWASP CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;

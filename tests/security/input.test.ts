@@ -1,7 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { adminPledge, createPledge, pledgeBody, rawRequest } from './support/http';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { adminPledge, createPledge, pledgeBody } from '../support/api';
+import { rawRequest } from '../support/http';
 
 /** Threats 24-29: hostile values in every field, and hostile bodies. */
 describe('input', () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { adminPledge, createPledge, pledgeBody, rawRequest } from './support/http';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { adminPledge, createPledge, pledgeBody } from '../support/api';
+import { rawRequest } from '../support/http';
 
 /** Threats 8-10: fields a donor or a request must not be able to set. */
 describe('mass assignment', () => {

@@ -1,14 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import {
-  adminPledge,
-  createPledge,
-  everything,
-  expectCleanError,
-  pledgeBody,
-  rawRequest,
-} from './support/http';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { adminPledge, createPledge, everything, expectCleanError, pledgeBody } from '../support/api';
+import { rawRequest } from '../support/http';
 import { breakableDatabase } from './support/outage';
 
 /** Threats 35 and 37: methods and headers. */

@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_MAX_BYTES } from '../../shared/constants';
-import { sampleSvg, uploadUrl } from '../fixtures';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { sampleSvg } from '../fixtures';
+import { startTestApp, type TestApp } from '../support/test-app';
 import {
   HTML_PAYLOAD,
   jpegClaiming,
@@ -11,8 +11,9 @@ import {
   pngClaiming,
   pngOfExactSize,
   smallPng,
-} from './support/images';
-import { rawRequest } from './support/http';
+} from '../support/images';
+import { rawRequest } from '../support/http';
+import { uploadUrl } from '../support/api';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
