@@ -2,11 +2,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openPostgres, wrapPglite } from '../../server/db/client';
 import { runMigrations } from '../../server/db/migrate';
-import { ADMIN_DATABASE_URL, ensureChromium, ensurePostgres } from './services';
+import { adminQuery, databaseUrl, ensureChromium, ensurePostgres } from './services';
 // @ts-expect-error plain ESM helper shared with `npm start`
 import { buildIfNeeded } from '../../scripts/build-if-needed.mjs';
 
@@ -40,16 +39,6 @@ export default async function setup(project: TestProject) {
   };
 }
 
-async function adminQuery(query: string) {
-  const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(query);
-  } finally {
-    await admin.end();
-  }
-}
-
 async function prepare() {
   await ensurePostgres();
   ensureChromium();
@@ -77,9 +66,7 @@ async function preparePostgres(): Promise<string> {
   const name = `relief_template_${process.pid}`;
   await adminQuery(`drop database if exists ${name} with (force)`);
   await adminQuery(`create database ${name}`);
-  const url = new URL(ADMIN_DATABASE_URL);
-  url.pathname = `/${name}`;
-  const database = openPostgres(url.toString(), 1);
+  const database = openPostgres(databaseUrl(name), 1);
   try {
     await runMigrations(database);
   } finally {

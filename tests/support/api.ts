@@ -51,7 +51,9 @@ export function pledgeBody(overrides: Record<string, unknown> = {}) {
 
 /** POST /api/pledges (expects 201); returns the public answer. */
 export function createPledge(target: Target, overrides: Record<string, unknown> = {}) {
-  return call<PublicPledgeView>(target, 'POST', '/api/pledges', 201, { json: pledgeBody(overrides) });
+  return call<PublicPledgeView>(target, 'POST', '/api/pledges', 201, {
+    json: pledgeBody(overrides),
+  });
 }
 
 export interface PublicPledgeView {

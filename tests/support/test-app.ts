@@ -4,34 +4,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { openPostgres, wrapPglite, type Database } from '../../server/db/client';
-import { ADMIN_DATABASE_URL } from '../setup/services';
+import { adminQuery, databaseUrl } from '../setup/services';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-password-123';
 export type TestDbKind = 'pglite' | 'postgres';
 export const testDbKind = (): TestDbKind =>
   process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
-
-/** The admin connection string with another database name. */
-export function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_DATABASE_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function adminQuery(query: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(query);
-  } finally {
-    await admin.end();
-  }
-}
 
 /**
  * A fresh, migrated database of the kind this project runs on (TEST_DB). Both are copies of a
