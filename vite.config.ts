@@ -77,6 +77,11 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
+      {
+        extends: true,
+        // Deployment checks (the Dockerfile dry run): slow, disk-bound, no database of their own.
+        test: { name: 'ops', include: ['tests/ops/**/*.test.ts'], environment: 'node' },
+      },
       ...(['pglite', 'postgres'] as const).map((db, i) => ({
         extends: true as const,
         test: {

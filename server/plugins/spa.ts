@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InitialData } from '../../shared/api-types';
 import { RECENT_PLEDGES_LIMIT } from '../../shared/constants';
-import type { AppContext } from '../app';
-import { sendCached } from '../campaign/cached-body';
+import type { AppContext } from '../context';
+import { sendCached } from '../read-model/cached-body';
 
 /** Routes of the client app (SPEC 2); any other path gets the app with status 404. */
 const APP_ROUTES = new Set(['/', '/payment-instructions', '/admin']);

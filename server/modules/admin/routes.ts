@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_MESSAGES, loginSchema } from '../../../shared/schemas/admin';
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../context';
 import { HttpError, parseWith } from '../../lib/http-error';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth';
 import { verifyPassword } from './password';

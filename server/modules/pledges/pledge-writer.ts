@@ -1,4 +1,4 @@
-import type { CampaignSnapshot } from '../../campaign/snapshot';
+import type { CampaignSnapshot } from '../../read-model/snapshot';
 import type { Db } from '../../db/client';
 import type { pledges } from '../../db/schema';
 import * as repo from './repo';
@@ -75,7 +75,8 @@ export class PledgeWriter {
           const totals = await repo.readPledgeTotals(this.db).catch(() => undefined);
           return { inserted, totals };
         },
-        ({ inserted, totals }) => this.snapshot.addPledges(inserted, totals),
+        ({ inserted, totals }) =>
+          this.snapshot.addPledges(inserted.map(repo.toRecentPledge), totals),
       );
       // RETURNING keeps the VALUES order.
       batch.forEach((p, i) => p.resolve(rows.inserted[i]!));

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { EXPORT_FILE_NAME } from '../../../shared/constants';
+import { EXPORT_FILE_NAME, PUBLIC_PLEDGES_MAX } from '../../../shared/constants';
 import {
   adminPledgeQuerySchema,
   pledgeCreateSchema,
   pledgeEditSchema,
 } from '../../../shared/schemas/pledge';
 import { NO_CHANGES_MESSAGE } from '../../../shared/schemas/update';
-import type { AppContext } from '../../app';
-import { sendCached, sendOnce } from '../../campaign/cached-body';
+import type { AppContext } from '../../context';
+import { sendCached, sendOnce } from '../../read-model/cached-body';
 import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
@@ -30,12 +30,17 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, snapshot, config } = ctx;
   const writer = new PledgeWriter(db, snapshot, ctx.database.kind === 'postgres' ? 3 : 1);
 
-  // Public: newest first; ?limit=N for the home (DECISIONS 8). An admin session sees everything.
+  // Admin: the full list, newest first (SPEC; ?limit=N optional). Public: newest first, at most
+  // PUBLIC_PLEDGES_MAX, from the snapshot (DECISIONS 8, issue 9.1).
   async function fromDatabase(request: FastifyRequest, reply: FastifyReply, limit?: number) {
     const rows = await repo.listPledges(db, limit);
-    const data = request.isAdmin ? rows.map(repo.toAdminPledge) : rows.map(repo.toPublicPledge);
     // Compressed here, off the event loop (this route skips @fastify/compress).
-    return sendOnce(request, reply, JSON.stringify(data), JSON_TYPE);
+    return sendOnce(request, reply, JSON.stringify(rows.map(repo.toAdminPledge)), JSON_TYPE);
+  }
+
+  function fromSnapshot(request: FastifyRequest, reply: FastifyReply, limit: number) {
+    const body = snapshot.jsonBody(`pledges:${limit}`, () => snapshot.recentPledges(limit));
+    sendCached(request, reply.header('Cache-Control', 'no-cache'), body);
   }
 
   // compress: false: every answer goes through sendCached, which compresses.
@@ -44,20 +49,15 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     // without validating through zod, and without a promise. Anything else takes the full path.
     const raw = (request.query as { limit?: unknown }).limit;
     if (!request.isAdmin && typeof raw === 'string' && /^[1-9][0-9]?$/.test(raw)) {
-      const limit = Number(raw);
-      if (snapshot.canServeRecent(limit)) {
-        const body = snapshot.jsonBody(`pledges:${limit}`, () => snapshot.recentPledges(limit));
-        sendCached(request, reply.header('Cache-Control', 'no-cache'), body);
-        return;
-      }
-    }
-    const { limit } = parseWith(listQuery, request.query);
-    reply.header('Cache-Control', request.isAdmin ? 'no-store' : 'no-cache');
-    if (!request.isAdmin && limit !== undefined && snapshot.canServeRecent(limit)) {
-      const body = snapshot.jsonBody(`pledges:${limit}`, () => snapshot.recentPledges(limit));
-      sendCached(request, reply, body);
+      fromSnapshot(request, reply, Math.min(Number(raw), PUBLIC_PLEDGES_MAX));
       return;
     }
+    const { limit } = parseWith(listQuery, request.query);
+    if (!request.isAdmin) {
+      fromSnapshot(request, reply, Math.min(limit ?? PUBLIC_PLEDGES_MAX, PUBLIC_PLEDGES_MAX));
+      return;
+    }
+    reply.header('Cache-Control', 'no-store');
     return fromDatabase(request, reply, limit);
   });
 
