@@ -12,12 +12,12 @@ const API_TESTS = [
 ];
 /**
  * Crash and timing tests: R3 kill -9, R7 graceful shutdown and R9 crash during upload kill servers
- * at chosen moments; R4 (database outage) and R6 (slow clients) assert latencies. They run in the
- * reliability-* projects, alone and one file at a time. R1 load, R2 races, R5 disk full and R8
+ * at chosen moments; R4 (database outage), R6 (slow clients) and 9.1 (public lists at 100,000
+ * pledges) assert latencies. They run in the reliability-* projects, alone and one file at a time. R1 load, R2 races, R5 disk full and R8
  * two instances assert no timing and run with the rest.
  */
 const SERIAL_TESTS = [
-  'tests/reliability/{kill9,pg-outage.postgres,slow-clients,graceful-shutdown,upload-crash}.test.ts',
+  'tests/reliability/{kill9,pg-outage.postgres,slow-clients,graceful-shutdown,upload-crash,public-list-load}.test.ts',
 ];
 /** Files at a time in the parallel group: much of their time is spent waiting on PostgreSQL, child servers or Chromium. */
 const PARALLEL_WORKERS = Number(process.env.TEST_WORKERS ?? 3);

@@ -3,7 +3,9 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { openPostgres, wrapPglite } from '../../server/db/client';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { wrapPglite, type Db } from '../../server/db/client';
 import { runMigrations } from '../../server/db/migrate';
 import { adminQuery, databaseUrl, ensureChromium, ensurePostgres } from './services';
 // @ts-expect-error plain ESM helper shared with `npm start`
@@ -66,11 +68,22 @@ async function preparePostgres(): Promise<string> {
   const name = `relief_template_${process.pid}`;
   await adminQuery(`drop database if exists ${name} with (force)`);
   await adminQuery(`create database ${name}`);
-  const database = openPostgres(databaseUrl(name), 1);
+  // Its own one-connection pool with a patient connect: the app's 3 s limit is for requests, and a
+  // machine busy with other test runs can take longer to hand out the first connection.
+  const pool = new pg.Pool({
+    connectionString: databaseUrl(name),
+    max: 1,
+    connectionTimeoutMillis: 60_000,
+  });
   try {
-    await runMigrations(database);
+    await runMigrations({
+      kind: 'postgres',
+      pool,
+      db: drizzle(pool) as unknown as Db,
+      close: () => pool.end(),
+    });
   } finally {
-    await database.close();
+    await pool.end();
   }
   return name;
 }
