@@ -5,6 +5,7 @@ import type { AppContext } from './context';
 import type { Database } from './db/client';
 import { createHttpServer, registerHttpPlugins } from './http-server';
 import { closeWithApp, prepareData, startReadModel } from './lifecycle';
+import { createEmailService } from './modules/email/email-service';
 import { createSessions } from './plugins/auth';
 import { registerRoutes } from './routes';
 
@@ -30,6 +31,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   );
   const app = createHttpServer(config, opts.logger);
   const { snapshot, changeFeed, stopStatistics } = await startReadModel(database, app.log);
+  const email = await createEmailService(config, database, app.log);
 
   const ctx: AppContext = {
     config,
@@ -40,9 +42,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     storage,
     uploadSecret,
     passwordHash: () => passwordHash,
+    email,
   };
   await registerHttpPlugins(app, ctx);
   await registerRoutes(app, ctx, opts.clientDir ?? path.join(PROJECT_ROOT, 'dist', 'client'));
   closeWithApp(app, { config, db, sweeper, changeFeed, stopStatistics });
+  // The e-mail worker (issue 12) finishes the message it is sending before the database closes.
+  email.worker.start();
+  app.addHook('onClose', () => email.worker.stop());
   return app;
 }

@@ -1,5 +1,6 @@
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
+import type { EmailService } from './modules/email/email-service';
 import type { Sessions } from './plugins/auth';
 import type { CampaignSnapshot } from './read-model/snapshot';
 import type { LocalObjectStorage } from './storage/local-storage';
@@ -18,4 +19,6 @@ export interface AppContext {
   storage: LocalObjectStorage;
   uploadSecret: string;
   passwordHash: () => string;
+  /** E-mail: status links, the outbox and its worker (issue 12). */
+  email: EmailService;
 }

@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
+import { clientKey } from './lib/client-key';
 import { logRedaction, logSerializers, RequestLogController } from './lib/logging';
 import { registerAuth } from './plugins/auth';
 import { registerDiskGuard } from './plugins/disk-guard';
@@ -62,7 +63,7 @@ export async function registerHttpPlugins(app: FastifyInstance, ctx: AppContext)
     return jsonParser(request, text, done);
   });
 
-  await registerSecurity(app, { publicUrl: config.publicUrl });
+  await registerSecurity(app, { publicUrl: config.publicUrl, hstsMaxAge: config.hstsMaxAge });
   registerDiskGuard(app, {
     dataDir: config.dataDir,
     minFreeBytes: config.minFreeDiskBytes,
@@ -71,6 +72,8 @@ export async function registerHttpPlugins(app: FastifyInstance, ctx: AppContext)
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(rateLimit, {
     global: false,
+    // One rule for both limits: IPv6 clients by /64 (issue 9.4).
+    keyGenerator: (request) => clientKey(request.ip),
     errorResponseBuilder: (_req, context) => ({
       statusCode: 429,
       message: `Too many requests from your network. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,

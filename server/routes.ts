@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context';
 import { adminRoutes } from './modules/admin/routes';
+import { auditRoutes } from './modules/audit/routes';
 import { backupRoutes } from './modules/backup/routes';
+import { emailRoutes } from './modules/email/routes';
 import { healthRoutes } from './modules/health/routes';
 import { pledgeRoutes } from './modules/pledges/routes';
 import { progressRoutes } from './modules/progress/routes';
@@ -17,10 +19,12 @@ export async function registerRoutes(
 ): Promise<void> {
   await healthRoutes(app, ctx);
   await adminRoutes(app, ctx);
+  await auditRoutes(app, ctx);
   await pledgeRoutes(app, ctx);
   await progressRoutes(app, ctx);
   await updateRoutes(app, ctx);
   await uploadRoutes(app, ctx);
   await backupRoutes(app, ctx);
+  await emailRoutes(app, ctx);
   await registerSpa(app, { ...ctx, clientDir });
 }

@@ -13,7 +13,7 @@ import type { Database } from '../db/client';
 import { runMigrations } from '../db/migrate';
 import { listImageFiles, writeBackupFile } from './dump';
 import { NOT_BACKED_UP } from './format';
-import { backedUpTables } from './tables';
+import { backedUpTables, sequencePositions } from './tables';
 import { inspectBackup, restoreBackup, RestoreRefused } from './restore';
 
 const PLEDGES = 10_000;
@@ -33,6 +33,7 @@ async function everyRow(database: Database): Promise<Record<string, string[]>> {
       )
       .sort();
   }
+  out.__sequences = [JSON.stringify(await sequencePositions(database.db))];
   return out;
 }
 

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { MIGRATIONS_FOLDER } from '../db/migrate';
 import { BACKUP_KIND, BACKUP_VERSION, type BackupHeader, type BackupTrailer } from './format';
-import { appliedMigrations, backedUpTables, quoteIdent } from './tables';
+import { appliedMigrations, backedUpTables, quoteIdent, sequencePositions } from './tables';
 
 export function migrationJournal(folder = MIGRATIONS_FOLDER): { tag: string; when: number }[] {
   return JSON.parse(readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')).entries;
@@ -39,9 +39,11 @@ export async function listImageFiles(uploadsDir: string): Promise<string[]> {
 export async function* backupLines(database: Database, uploadsDir: string): AsyncGenerator<string> {
   const tables: { name: string; columns: string[]; rows: string[] }[] = [];
   let migrations = 0;
+  let sequences: BackupHeader['sequences'] = {};
   await database.db.transaction(
     async (tx) => {
       migrations = await appliedMigrations(tx);
+      sequences = await sequencePositions(tx);
       for (const name of await backedUpTables(tx)) {
         const res = (await tx.execute(
           sql.raw(`select row_to_json(t)::text as j from ${quoteIdent(name)} t`),
@@ -63,6 +65,7 @@ export async function* backupLines(database: Database, uploadsDir: string): Asyn
     database: database.kind,
     migrations,
     lastMigration: journal[migrations - 1]?.tag ?? null,
+    sequences,
   };
   yield JSON.stringify(header) + '\n';
   const trailer: BackupTrailer = { rows: {}, files: 0 };

@@ -19,6 +19,11 @@ export interface BackupHeader {
   /** How many migrations the database had: the restore rebuilds that schema before the rows. */
   migrations: number;
   lastMigration: string | null;
+  /**
+   * Sequences' positions (e.g. the payment references' counter): restored, so nothing handed out
+   * before the backup is handed out again.
+   */
+  sequences?: Record<string, { value: number; called: boolean }>;
 }
 
 export interface BackupTrailer {

@@ -236,7 +236,7 @@ export async function restoreBackup(
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
-    const rows = await insertRows(database, file);
+    const rows = await insertRows(database, file, header);
     log(
       `rows restored: ${Object.entries(rows)
         .map(([t, n]) => `${t} ${n}`)
@@ -255,7 +255,11 @@ export async function restoreBackup(
   }
 }
 
-async function insertRows(database: Database, file: string): Promise<Record<string, number>> {
+async function insertRows(
+  database: Database,
+  file: string,
+  header: BackupHeader,
+): Promise<Record<string, number>> {
   const restored: Record<string, number> = {};
   await database.db.transaction(async (tx) => {
     // Migrations seed some rows (the progress row): the backup's rows replace them.
@@ -301,6 +305,9 @@ async function insertRows(database: Database, file: string): Promise<Record<stri
       }
     }
     await flush();
+    for (const [name, { value, called }] of Object.entries(header.sequences ?? {})) {
+      await tx.execute(sql`select setval(${quoteIdent(name)}::regclass, ${value}, ${called})`);
+    }
     for (const { table: t, column } of await sequenceColumns(tx)) {
       await tx.execute(
         sql.raw(

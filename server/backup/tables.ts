@@ -79,3 +79,23 @@ export async function appliedMigrations(db: DbOrTx): Promise<number> {
 }
 
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Every sequence of the public schema and where it stands (not transactional: may run ahead). */
+export async function sequencePositions(
+  db: DbOrTx,
+): Promise<Record<string, { value: number; called: boolean }>> {
+  const list = await rows<{ name: string }>(
+    db,
+    sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where c.relkind = 'S' and n.nspname = 'public' order by 1`,
+  );
+  const out: Record<string, { value: number; called: boolean }> = {};
+  for (const { name } of list) {
+    const [s] = await rows<{ value: string | number; called: boolean }>(
+      db,
+      sql.raw(`select last_value as value, is_called as called from ${quoteIdent(name)}`),
+    );
+    out[name] = { value: Number(s.value), called: Boolean(s.called) };
+  }
+  return out;
+}

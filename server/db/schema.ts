@@ -6,11 +6,17 @@ import {
   date,
   index,
   integer,
+  jsonb,
+  pgSequence,
   pgTable,
   text,
   timestamp,
+  unique,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/** Numbers the payment references: a sequence never goes back, so a reference is never reused. */
+export const pledgeReferenceSeq = pgSequence('pledge_reference_seq', { startWith: 1 });
 
 const createdAt = () =>
   timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -37,8 +43,25 @@ export const pledges = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' })
       .notNull()
       .default(sql`clock_timestamp()`),
+    /**
+     * The payment reference the donor puts in the transfer's note (shared/payment-reference.ts).
+     * The default (migration 0009's pledge_reference()) covers any insert; the app passes the
+     * campaign's prefix explicitly.
+     */
+    reference: text('reference')
+      .notNull()
+      .default(sql`pledge_reference(nextval('pledge_reference_seq'), 'MRJ')`),
+    /**
+     * What arrived, recorded at confirmation (issue 11); null while pending. bigint: a
+     * US$1,000,000,000 pledge paid in J$ is J$152,000,000,000.
+     */
+    amountReceived: bigint('amount_received', { mode: 'number' }),
+    currencyReceived: text('currency_received', { enum: ['USD', 'JMD'] }),
+    /** Containers the received money buys: what confirmedAmount sums (triggers of 0010). */
+    receivedContainers: bigint('received_containers', { mode: 'number' }),
   },
   (t) => [
+    unique('pledges_reference_unique').on(t.reference),
     // The admin table's orders, both directions (an index scans backwards): "newest first" is
     // (created_at desc, id desc), "largest first" (amount desc, created_at desc, id desc). Trigram
     // indexes for its search are in migration 0004 (only where pg_trgm exists).
@@ -46,6 +69,14 @@ export const pledges = pgTable(
     index('pledges_amount_created_at_id_idx').on(t.amount, t.createdAt, t.id),
     check('pledges_amount_positive', sql`${t.amount} >= 1`),
     check('pledges_currency_known', sql`${t.currency} in ('USD', 'JMD')`),
+    check(
+      'pledges_currency_received_known',
+      sql`${t.currencyReceived} IS NULL OR ${t.currencyReceived} IN ('USD', 'JMD')`,
+    ),
+    check(
+      'pledges_amount_received_positive',
+      sql`${t.amountReceived} IS NULL OR ${t.amountReceived} >= 1`,
+    ),
   ],
 );
 
@@ -61,9 +92,12 @@ export const pledgeTotals = pgTable(
     pledgeCount: bigint('pledge_count', { mode: 'number' }).notNull().default(0),
     paidCount: bigint('paid_count', { mode: 'number' }).notNull().default(0),
     containers: bigint('containers', { mode: 'number' }).notNull().default(0),
+    /** Containers of the money received (received_containers of paid pledges), issue 11. */
     confirmedContainers: bigint('confirmed_containers', { mode: 'number' }).notNull().default(0),
     usdAmount: bigint('usd_amount', { mode: 'number' }).notNull().default(0),
     jmdAmount: bigint('jmd_amount', { mode: 'number' }).notNull().default(0),
+    receivedUsd: bigint('received_usd', { mode: 'number' }).notNull().default(0),
+    receivedJmd: bigint('received_jmd', { mode: 'number' }).notNull().default(0),
     donorCount: bigint('donor_count', { mode: 'number' }).notNull().default(0),
     /** +1 per changing statement, in commit order (row lock): lets readers keep the newest. */
     version: bigint('version', { mode: 'number' }).notNull().default(0),
@@ -127,3 +161,80 @@ export const rateLimits = pgTable('rate_limits', {
   windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
   count: integer('count').notNull(),
 });
+
+/**
+ * Every admin action (issue 11), written in the transaction of the change it records, so an entry
+ * exists exactly when the change does. No foreign key to pledges: a deleted pledge keeps its trail.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+    /** e.g. pledge.confirm, admin.login.failed (shared/schemas/audit.ts lists them). */
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    /** The pledge the entry is about, kept after the pledge is deleted (the Activity filter). */
+    pledgeId: uuid('pledge_id'),
+    pledgeReference: text('pledge_reference'),
+    clientIp: text('client_ip'),
+    /** Before/after values, the deleted row, counts of an import: whatever the action needs. */
+    details: jsonb('details'),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at.desc(), t.id),
+    index('audit_log_pledge_at_idx').on(t.pledgeId, t.at.desc()),
+  ],
+);
+
+/**
+ * The donor's status page link (issue 12): only a SHA-256 of the link's token is stored, and the
+ * date the donor said "I've sent the transfer". Apart from pledges so that neither write fires the
+ * totals triggers (migration 0006) on the hot insert path.
+ */
+export const donorLinks = pgTable('donor_links', {
+  pledgeId: uuid('pledge_id')
+    .primaryKey()
+    .references(() => pledges.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  donorSaysSentAt: timestamp('donor_says_sent_at', { withTimezone: true, mode: 'date' }),
+});
+
+export const OUTBOX_KINDS = ['instructions', 'receipt'] as const;
+
+/**
+ * Transactional outbox (issue 12, docs/decisions/014-email-outbox.md): a row is written in the
+ * transaction of the pledge or the confirmation; the e-mail worker renders it from the pledge's
+ * current data when it sends it, and marks it sent.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    pledgeId: uuid('pledge_id')
+      .notNull()
+      .references(() => pledges.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: OUTBOX_KINDS }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    /** Set when it was still refused 24 hours after it was queued. */
+    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
+    index('outbox_pledge_idx').on(t.pledgeId, t.createdAt),
+    check('outbox_kind_known', sql`${t.kind} in ('instructions', 'receipt')`),
+  ],
+);

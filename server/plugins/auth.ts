@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin';
 import type { AppConfig } from '../config';
-import type { Db } from '../db/client';
+import type { Db, DbOrTx } from '../db/client';
 import { HttpError } from '../lib/http-error';
 import * as repo from '../modules/admin/repo';
 import { sha256 } from '../modules/admin/password';
@@ -30,11 +30,12 @@ export function createSessions(
   config: Pick<AppConfig, 'sessionTtlMs' | 'sessionIdleMs' | 'now'>,
 ) {
   return {
-    async create(): Promise<{ token: string; expiresAt: Date }> {
+    /** @param tx a transaction to write in (login writes its audit entry with it). */
+    async create(tx: DbOrTx = db): Promise<{ token: string; expiresAt: Date }> {
       const token = randomBytes(32).toString('base64url');
       const now = config.now();
       const expiresAt = new Date(now.getTime() + config.sessionTtlMs);
-      await repo.insertSession(db, sha256(token), now, expiresAt);
+      await repo.insertSession(tx, sha256(token), now, expiresAt);
       return { token, expiresAt };
     },
     /** The token's hash when the session is valid (not expired, not idle too long), else null. */

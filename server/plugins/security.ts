@@ -33,7 +33,10 @@ export function securityHeaders(options: Readonly<HelmetOptions>): Record<string
   return headers;
 }
 
-export async function registerSecurity(app: FastifyInstance, opts: { publicUrl?: string }) {
+export async function registerSecurity(
+  app: FastifyInstance,
+  opts: { publicUrl?: string; hstsMaxAge?: number },
+) {
   const headers = securityHeaders({
     contentSecurityPolicy: {
       directives: {
@@ -53,8 +56,11 @@ export async function registerSecurity(app: FastifyInstance, opts: { publicUrl?:
     },
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    // HSTS only makes sense over HTTPS; a proxy in front adds it.
-    strictTransportSecurity: false,
+    // Only when the site's address is https (issue 9.8). Not includeSubDomains: other hosts of
+    // the organisation's domain may still be plain http.
+    strictTransportSecurity: opts.hstsMaxAge
+      ? { maxAge: opts.hstsMaxAge, includeSubDomains: false }
+      : false,
   });
   // One synchronous hook for every request: hooks are on the hot path of every public read.
   app.addHook('onRequest', (request, reply, done) => {

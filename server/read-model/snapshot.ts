@@ -24,6 +24,9 @@ export interface CampaignTotals {
   paidCount: number;
   usdAmount: number;
   jmdAmount: number;
+  /** Money received (confirmed pledges' received amounts), per currency. */
+  receivedUsd: number;
+  receivedJmd: number;
   donorCount: number;
 }
 
@@ -72,6 +75,8 @@ export class CampaignSnapshot {
   private paidCount = 0;
   private totalUSD = 0;
   private totalJMD = 0;
+  private receivedUSD = 0;
+  private receivedJMD = 0;
   private donorCount = 0;
   private manualAdjustment = 0;
   private goalAmount = 500000;
@@ -113,6 +118,8 @@ export class CampaignSnapshot {
       pendingPledges: this.pledgeCount - this.paidCount,
       totalUSD: this.totalUSD,
       totalJMD: this.totalJMD,
+      receivedUSD: this.receivedUSD,
+      receivedJMD: this.receivedJMD,
     };
   }
 
@@ -223,6 +230,8 @@ export class CampaignSnapshot {
     this.paidCount = t.paidCount;
     this.totalUSD = t.usdAmount;
     this.totalJMD = t.jmdAmount;
+    this.receivedUSD = t.receivedUsd;
+    this.receivedJMD = t.receivedJmd;
     this.donorCount = t.donorCount;
   }
 

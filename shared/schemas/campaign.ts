@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_REFERENCE_PREFIX, REFERENCE_PREFIX_PATTERN } from '../payment-reference';
 
 /**
  * Everything a charity changes without touching code (DECISIONS 14).
@@ -46,6 +47,11 @@ export const campaignSchema = z.object({
     jmdTransfer: bankAccount,
     confirmationEmail: z.email(),
     operationName: text,
+    /** First part of every payment reference, e.g. MRJ in MRJ-7K4Q-2 (issue 11). */
+    referencePrefix: z
+      .string()
+      .regex(REFERENCE_PREFIX_PATTERN, 'referencePrefix must be 2 to 5 capital letters')
+      .default(DEFAULT_REFERENCE_PREFIX),
   }),
   supplierBrand: z
     .string()

@@ -45,6 +45,14 @@ export const pledgeCreateSchema = z.object({
 export type PledgeCreateInput = z.input<typeof pledgeCreateSchema>;
 export type PledgeCreate = z.output<typeof pledgeCreateSchema>;
 
+const RECEIVED_MESSAGE = 'Amount received must be a whole number of at least 1';
+/** What arrived (issue 11): up to a largest pledge paid in the dearer-unit currency. */
+export const amountReceivedSchema = z
+  .number({ error: RECEIVED_MESSAGE })
+  .min(1, { error: RECEIVED_MESSAGE })
+  .max(PLEDGE_AMOUNT_MAX * 200, { error: 'Amount received is too large' })
+  .int({ error: RECEIVED_MESSAGE });
+
 export const EDIT_AMOUNT_MESSAGE = 'Please enter a valid amount (minimum $1)';
 
 /** PATCH /api/pledges/{id}: {updates: {name, email, amount}}, each optional. */
@@ -59,6 +67,9 @@ export const pledgeEditSchema = z.object({
         .max(PLEDGE_AMOUNT_MAX, { error: 'Pledge amount must be at most 1,000,000,000' })
         .int({ error: EDIT_AMOUNT_MESSAGE })
         .optional(),
+      /** Added by issue 11: only for a confirmed pledge (a later instalment, a correction). */
+      amountReceived: amountReceivedSchema.optional(),
+      currencyReceived: currencySchema.optional(),
     },
     { error: 'updates must be an object' },
   ),
@@ -90,6 +101,25 @@ export interface AdminPledge extends PublicPledge {
   email: string;
   isPaid: boolean;
   paymentConfirmedAt: string | null;
+  /** What arrived, recorded at confirmation (issue 11): null while pending. */
+  amountReceived: number | null;
+  currencyReceived: 'USD' | 'JMD' | null;
+  /** Still owed in the pledge's currency: the amount while pending, 0 once fully paid. */
+  outstandingAmount: number;
+  /** "pending", "part-paid" or "paid": isPaid stays true for a part payment. */
+  paymentState: 'pending' | 'part-paid' | 'paid';
+  /** Payment reference, e.g. MRJ-7K4Q-2 (issue 11): admins, and the donor in the POST answer. */
+  reference: string;
+  /** The admin table: when the donor pressed "I've sent the transfer" (issue 12). */
+  donorSaysSentAt?: string | null;
+}
+
+/** The answer to POST /api/pledges: the public view plus what only the donor who pledged sees. */
+export interface CreatedPledge extends PublicPledge {
+  isPaid: boolean;
+  reference: string;
+  /** The donor's status page, /pledge/{id}?t={token} (issue 12). */
+  statusUrl: string;
 }
 
 export type Pledge = PublicPledge &
@@ -119,4 +149,20 @@ export interface PledgeStats {
   pendingPledges: number;
   totalUSD: number;
   totalJMD: number;
+  /** Money that arrived, per currency received (issue 11). */
+  receivedUSD: number;
+  receivedJMD: number;
 }
+
+/**
+ * PUT /api/pledges/{id}/confirm: the spec sends an empty object (or nothing); an admin may say
+ * what actually arrived. Both default to the pledge's own amount and currency.
+ */
+export const pledgeConfirmSchema = z
+  .object({
+    amountReceived: amountReceivedSchema.optional(),
+    currencyReceived: currencySchema.optional(),
+  })
+  .optional()
+  .transform((v) => v ?? {});
+export type PledgeConfirm = z.output<typeof pledgeConfirmSchema>;

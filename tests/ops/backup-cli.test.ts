@@ -4,11 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN_PASSWORD } from '../support/test-app';
-import {
-  preparedDataDir,
-  spawnServer,
-  type ServerProcess,
-} from '../support/server-process';
+import { preparedDataDir, spawnServer, type ServerProcess } from '../support/server-process';
 
 const BACKUP_SCRIPT = path.resolve('dist/backup.js');
 

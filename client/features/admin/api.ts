@@ -8,7 +8,9 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import { EXPORT_FILE_NAME } from '../../../shared/constants';
+import { formatMoney } from '../../../shared/format';
 import type { UploadUrlResponse } from '../../../shared/api-types';
+import type { AdminEmailMessage } from '../../../shared/schemas/email';
 import type {
   AdminPledge,
   AdminPledgePage,
@@ -127,6 +129,38 @@ export function useConfirmPledge() {
   });
 }
 
+/**
+ * "Record payment" (issue 11): what actually arrived. A pending pledge is confirmed with it (the
+ * confirm call's optional body); a confirmed one (a later instalment) gets its received amount
+ * edited.
+ */
+export function useRecordPayment() {
+  return useAdminMutation<
+    { pledge: AdminPledge; amountReceived: number; currencyReceived: 'USD' | 'JMD' },
+    AdminPledge
+  >({
+    mutationFn: async ({ pledge, amountReceived, currencyReceived }) =>
+      (pledge.isPaid
+        ? await apiRequest('PATCH', `/api/pledges/${pledge.id}`, {
+            updates: { amountReceived, currencyReceived },
+          })
+        : await apiRequest('PUT', `/api/pledges/${pledge.id}/confirm`, {
+            amountReceived,
+            currencyReceived,
+          })
+      ).json(),
+    invalidate: pledgeRelatedKeys,
+    success: (p) =>
+      p.paymentState === 'part-paid'
+        ? {
+            title: 'Part payment recorded',
+            description: `${formatMoney(p.outstandingAmount, p.currency)} is still outstanding.`,
+          }
+        : TOASTS.paymentConfirmed,
+    fallback: TOASTS.confirmFailed,
+  });
+}
+
 export function useEditPledge() {
   return useAdminMutation<{ id: string; updates: PledgeEdit['updates'] }, AdminPledge>({
     mutationFn: async ({ id, updates }) =>
@@ -229,4 +263,36 @@ export async function requestUploadUrl(): Promise<string> {
 /** The stored image's address: the signed upload URL without its query string (DECISIONS 13). */
 export function imageUrlFromUploadUrl(uploadURL: string): string {
   return uploadURL.split('?')[0]!;
+}
+
+const pledgeEmailsKey = (id: string) => ['/api/admin/pledges', id, 'emails'] as const;
+
+/** The e-mails of one pledge (issue 12): sent, waiting (with the last error) or failed. */
+export function usePledgeEmails(id: string | undefined) {
+  return useQuery({
+    queryKey: pledgeEmailsKey(id ?? ''),
+    queryFn: () =>
+      getJson<{ items: AdminEmailMessage[] }>(`/api/admin/pledges/${id}/emails`).then(
+        (r) => r.items,
+      ),
+    enabled: id !== undefined,
+    // The worker sends in the background: look again while something is waiting.
+    refetchInterval: (query) =>
+      query.state.data?.some((m) => m.status === 'waiting') ? 2_000 : false,
+    staleTime: 0,
+  });
+}
+
+export function useResendInstructions() {
+  const queryClient = useQueryClient();
+  return useAdminMutation<string, { items: AdminEmailMessage[] }>({
+    mutationFn: async (id) =>
+      (await apiRequest('POST', `/api/admin/pledges/${id}/emails/resend`, {})).json(),
+    invalidate: [],
+    success: (data, id) => {
+      queryClient.setQueryData(pledgeEmailsKey(id), data.items);
+      return TOASTS.instructionsResent;
+    },
+    fallback: TOASTS.resendFailed,
+  });
 }

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { PledgeCreateInput, Pledge } from '../../../shared/schemas/pledge';
+import type { CreatedPledge, PledgeCreateInput, Pledge } from '../../../shared/schemas/pledge';
 import { toast } from '../../components/ui/toast-store';
 import { apiRequest, errorMessage } from '../../lib/api-client';
 import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
@@ -38,7 +38,8 @@ export const PLEDGE_FAILED_FALLBACK = 'Unable to submit your pledge. Please try 
 export function useCreatePledge() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: PledgeCreateInput) => apiRequest('POST', '/api/pledges', input),
+    mutationFn: async (input: PledgeCreateInput) =>
+      (await (await apiRequest('POST', '/api/pledges', input)).json()) as CreatedPledge,
     onSuccess: () => invalidatePledgeData(queryClient),
     onError: (error) => {
       toast({

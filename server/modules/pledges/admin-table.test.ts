@@ -40,6 +40,8 @@ describe('GET /api/admin/pledges (dashboard table)', () => {
       pendingPledges: 3,
       totalUSD: 500,
       totalJMD: 5100,
+      receivedUSD: 200,
+      receivedJMD: 0,
     });
   });
 

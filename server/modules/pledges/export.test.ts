@@ -32,6 +32,7 @@ describe('GET /api/pledges/export', () => {
       'status',
       'paymentConfirmedAt',
       'createdAt',
+      'reference',
     ]);
   });
 

@@ -95,7 +95,17 @@ describe('GET /api/pledges', () => {
       paymentConfirmedAt: null,
     });
     expect(Object.keys(zelda).sort()).toEqual(
-      [...PUBLIC_PLEDGE_KEYS, 'email', 'isPaid', 'paymentConfirmedAt'].sort(),
+      [
+        ...PUBLIC_PLEDGE_KEYS,
+        'email',
+        'isPaid',
+        'paymentConfirmedAt',
+        'reference',
+        'amountReceived',
+        'currencyReceived',
+        'outstandingAmount',
+        'paymentState',
+      ].sort(),
     );
     const res = await app.request('/api/pledges?limit=2', { cookie: adminClient.cookie });
     expect(res.headers.get('cache-control')).toBe('no-store');

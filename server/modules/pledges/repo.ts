@@ -1,5 +1,8 @@
 import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { containersFor } from '../../../shared/containers';
+import type { Currency } from '../../../shared/constants';
+import { DEFAULT_REFERENCE_PREFIX, parseReference } from '../../../shared/payment-reference';
+import { convertAmount, outstandingBalance, paymentState } from '../../../shared/received';
 import type {
   AdminPledge,
   AdminPledgeQuery,
@@ -20,7 +23,18 @@ export type TimedPledgeRow = PledgeRow & { createdMicros: number };
 
 const createdMicros = sql<number>`(extract(epoch from ${pledges.createdAt}) * 1000000)::float8`;
 
+/** A paid row written without received fields (older code, direct SQL) counts as paid in full. */
+function receivedOf(r: PledgeRow) {
+  if (!r.isPaid) return { amountReceived: null, currencyReceived: null };
+  return {
+    amountReceived: r.amountReceived ?? r.amount,
+    currencyReceived: r.currencyReceived ?? r.currency,
+  };
+}
+
 export function toAdminPledge(r: PledgeRow): AdminPledge {
+  const received = receivedOf(r);
+  const money = { amount: r.amount, currency: r.currency, isPaid: r.isPaid, ...received };
   return {
     id: r.id,
     name: r.name,
@@ -32,6 +46,10 @@ export function toAdminPledge(r: PledgeRow): AdminPledge {
     isPaid: r.isPaid,
     paymentConfirmedAt: r.paymentConfirmedAt ? r.paymentConfirmedAt.toISOString() : null,
     createdAt: r.createdAt.toISOString(),
+    reference: r.reference,
+    ...received,
+    outstandingAmount: outstandingBalance(money),
+    paymentState: paymentState(money),
   };
 }
 
@@ -73,23 +91,34 @@ export type NewPledge = typeof pledges.$inferInsert;
  * batch (docs/decisions/005-performance.md). RETURNING yields the rows in the arrays' order: they
  * flow from unnest through the INSERT one by one (Django's bulk_create relies on the same).
  */
-export async function insertPledges(db: DbOrTx, values: NewPledge[]): Promise<TimedPledgeRow[]> {
+export async function insertPledges(
+  db: DbOrTx,
+  values: NewPledge[],
+  referencePrefix: string = DEFAULT_REFERENCE_PREFIX,
+): Promise<TimedPledgeRow[]> {
   if (values.length === 0) return [];
   const col = (pick: (v: NewPledge) => unknown) => sql.param(values.map(pick));
   const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
   const result = (await db.execute(sql`
     insert into pledges
-      (name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at)
+      (name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at,
+       reference)
     select name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at,
-      coalesce(created_at, clock_timestamp())
+      coalesce(created_at, clock_timestamp()),
+      pledge_reference(nextval('pledge_reference_seq'), ${referencePrefix})
     from unnest(
       ${col((v) => v.name)}::text[], ${col((v) => v.email)}::text[], ${col((v) => v.amount)}::int[],
       ${col((v) => v.currency ?? 'USD')}::text[], ${col((v) => v.containers)}::bigint[],
       ${col((v) => v.isAnonymous ?? false)}::bool[], ${col((v) => v.isPaid ?? false)}::bool[],
       ${col((v) => iso(v.paymentConfirmedAt))}::timestamptz[], ${col((v) => iso(v.createdAt))}::timestamptz[]
     ) as t(name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at)
-    returning id, created_at, ${createdMicros} as created_micros`)) as unknown as {
-    rows: { id: string; created_at: string | Date; created_micros: number | string }[];
+    returning id, created_at, reference, ${createdMicros} as created_micros`)) as unknown as {
+    rows: {
+      id: string;
+      created_at: string | Date;
+      reference: string;
+      created_micros: number | string;
+    }[];
   };
   return result.rows.map((r, i) => {
     const v = values[i]!;
@@ -104,6 +133,10 @@ export async function insertPledges(db: DbOrTx, values: NewPledge[]): Promise<Ti
       isPaid: v.isPaid ?? false,
       paymentConfirmedAt: v.paymentConfirmedAt ?? null,
       createdAt: new Date(r.created_at),
+      reference: r.reference,
+      amountReceived: null,
+      currencyReceived: null,
+      receivedContainers: null,
       createdMicros: Number(r.created_micros),
     };
   });
@@ -129,11 +162,44 @@ export async function findPledge(db: DbOrTx, id: string): Promise<PledgeRow | un
   return rows[0];
 }
 
-/** Pending -> paid, once: a second confirm (or 20 racing ones) leaves the first timestamp. */
-export async function confirmPledge(db: DbOrTx, id: string, now: Date) {
+export interface Received {
+  amountReceived: number;
+  currencyReceived: Currency;
+}
+
+/** What a confirmation records: what the admin says arrived, by default the pledge itself. */
+export function receivedValues(current: PledgeRow, input: Partial<Received>) {
+  const currencyReceived = input.currencyReceived ?? current.currency;
+  const amountReceived =
+    input.amountReceived ?? convertAmount(current.amount, current.currency, currencyReceived);
+  return {
+    amountReceived,
+    currencyReceived,
+    receivedContainers: containersFor(amountReceived, currencyReceived),
+  };
+}
+
+/**
+ * Pending -> paid, once: a second confirm (or 20 racing ones) leaves the first timestamp and the
+ * first amount received. Without `received`, the pledged amount arrived.
+ */
+export async function confirmPledge(
+  db: DbOrTx,
+  id: string,
+  now: Date,
+  received?: ReturnType<typeof receivedValues>,
+) {
   const rows = await db
     .update(pledges)
-    .set({ isPaid: true, paymentConfirmedAt: now })
+    .set({
+      isPaid: true,
+      paymentConfirmedAt: now,
+      ...(received ?? {
+        amountReceived: sql`${pledges.amount}`,
+        currencyReceived: sql`${pledges.currency}`,
+        receivedContainers: sql`${pledges.containers}`,
+      }),
+    })
     .where(and(eq(pledges.id, id), eq(pledges.isPaid, false)))
     .returning();
   if (rows[0]) return { row: rows[0], changed: true };
@@ -144,18 +210,54 @@ export async function confirmPledge(db: DbOrTx, id: string, now: Date) {
 export async function updatePledge(
   db: DbOrTx,
   current: PledgeRow,
-  changes: { name?: string; email?: string; amount?: number },
+  changes: {
+    name?: string;
+    email?: string;
+    amount?: number;
+    amountReceived?: number;
+    currencyReceived?: Currency;
+  },
 ) {
-  const set: Partial<typeof pledges.$inferInsert> = { ...changes };
+  const { amountReceived, currencyReceived, ...plain } = changes;
+  const set: Partial<typeof pledges.$inferInsert> = { ...plain };
+  if (amountReceived !== undefined || currencyReceived !== undefined) {
+    const before = receivedOf(current);
+    Object.assign(
+      set,
+      receivedValues(current, {
+        amountReceived: amountReceived ?? before.amountReceived ?? undefined,
+        currencyReceived: currencyReceived ?? before.currencyReceived ?? undefined,
+      }),
+    );
+  }
   if (changes.amount !== undefined)
     set.containers = containersFor(changes.amount, current.currency);
   const rows = await db.update(pledges).set(set).where(eq(pledges.id, current.id)).returning();
   return rows[0];
 }
 
+/** Deletes a pledge; returns the deleted row (for the audit log), or undefined. */
 export async function deletePledge(db: DbOrTx, id: string) {
-  const rows = await db.delete(pledges).where(eq(pledges.id, id)).returning({ id: pledges.id });
-  return rows.length > 0;
+  const rows = await db.delete(pledges).where(eq(pledges.id, id)).returning();
+  return rows[0];
+}
+
+/** Paid -> pending (an admin's mistake, a wrong statement match): the received money goes too. */
+export async function unconfirmPledge(db: DbOrTx, id: string) {
+  const rows = await db
+    .update(pledges)
+    .set({
+      isPaid: false,
+      paymentConfirmedAt: null,
+      amountReceived: null,
+      currencyReceived: null,
+      receivedContainers: null,
+    })
+    .where(and(eq(pledges.id, id), eq(pledges.isPaid, true)))
+    .returning();
+  if (rows[0]) return { row: rows[0], changed: true };
+  const existing = await findPledge(db, id);
+  return existing ? { row: existing, changed: false } : undefined;
 }
 
 export type PledgeTotals = typeof pledgeTotals.$inferSelect;
@@ -174,7 +276,16 @@ function adminWhere(q: Pick<AdminPledgeQuery, 'search' | 'status'>): SQL | undef
   const term = q.search.trim();
   if (term) {
     const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conds.push(or(ilike(pledges.name, like), ilike(pledges.email, like))!);
+    // A whole reference (typed any way: "mrj 7k4q 2") is found through its unique index.
+    const reference = parseReference(term);
+    conds.push(
+      or(
+        ilike(pledges.name, like),
+        ilike(pledges.email, like),
+        ilike(pledges.reference, like),
+        ...(reference ? [eq(pledges.reference, reference)] : []),
+      )!,
+    );
   }
   if (q.status === 'paid') conds.push(eq(pledges.isPaid, true));
   if (q.status === 'pending') conds.push(eq(pledges.isPaid, false));
@@ -242,6 +353,12 @@ export async function adminPledgePage(db: DbOrTx, q: AdminPledgeQuery, knownTota
   return { items, total: counted[0]!.n };
 }
 
+/** The money received in one currency, by a scan: the totals row keeps the same sum (0010). */
+const receivedSum = (currency: Currency) =>
+  sql<number>`coalesce(sum(coalesce(${pledges.amountReceived}, ${pledges.amount})) filter (where ${pledges.isPaid} and coalesce(${pledges.currencyReceived}, ${pledges.currency}) = ${currency}), 0)::bigint`.mapWith(
+    Number,
+  );
+
 export async function pledgeStats(db: DbOrTx): Promise<PledgeStats> {
   const rows = await db
     .select({
@@ -255,6 +372,8 @@ export async function pledgeStats(db: DbOrTx): Promise<PledgeStats> {
         sql<number>`coalesce(sum(${pledges.amount}) filter (where ${pledges.currency} = 'JMD'), 0)::bigint`.mapWith(
           Number,
         ),
+      receivedUSD: receivedSum('USD'),
+      receivedJMD: receivedSum('JMD'),
     })
     .from(pledges);
   const r = rows[0]!;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EXPORT_FILE_NAME, PUBLIC_PLEDGES_MAX } from '../../../shared/constants';
 import {
   adminPledgeQuerySchema,
+  pledgeConfirmSchema,
   pledgeCreateSchema,
   pledgeEditSchema,
 } from '../../../shared/schemas/pledge';
@@ -12,7 +13,32 @@ import { sendCached, sendOnce } from '../../read-model/cached-body';
 import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
+import { audited, writeAudit, type AuditInput } from '../audit/repo';
 import * as repo from './repo';
+
+/** The audit entry of a confirmation, by hand or from a bank statement line. */
+export function confirmAudit(
+  row: repo.PledgeRow,
+  source: 'manual' | 'statement',
+  extra: Record<string, unknown> = {},
+): AuditInput {
+  const p = repo.toAdminPledge(row);
+  return {
+    action: 'pledge.confirm',
+    targetType: 'pledge',
+    targetId: row.id,
+    pledgeId: row.id,
+    pledgeReference: row.reference,
+    details: {
+      source,
+      amount: p.amount,
+      currency: p.currency,
+      amountReceived: p.amountReceived,
+      currencyReceived: p.currencyReceived,
+      ...extra,
+    },
+  };
+}
 
 const listQuery = z.object({
   limit: z.coerce
@@ -28,7 +54,18 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, snapshot, config } = ctx;
-  const writer = new PledgeWriter(db, snapshot, ctx.database.kind === 'postgres' ? 3 : 1);
+  const { email } = ctx;
+  const writer = new PledgeWriter(
+    db,
+    snapshot,
+    ctx.database.kind === 'postgres' ? 3 : 1,
+    config.campaign.payment.referencePrefix,
+    // Each new pledge queues its instructions e-mail in the same transaction (issue 12).
+    {
+      inTransaction: (tx, rows) => email.enqueueNewPledges(tx, rows),
+      afterCommit: () => email.worker.kick(),
+    },
+  );
 
   // Admin: the full list, newest first (SPEC; ?limit=N optional). Public: newest first, at most
   // PUBLIC_PLEDGES_MAX, from the snapshot (DECISIONS 8, issue 9.1).
@@ -80,11 +117,20 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
         return reply.code(201).send({ ok: true });
       }
       const row = await writer.submit(repo.newPledgeValues(input));
-      return reply.code(201).send({ ...repo.toPublicPledge(row), isPaid: row.isPaid });
+      // The donor's own payment reference and status page link (issue 12), for the thank-you
+      // page: only in this answer, never in a list that others read.
+      return reply.code(201).send({
+        ...repo.toPublicPledge(row),
+        isPaid: row.isPaid,
+        reference: row.reference,
+        statusUrl: email.links.path(row.id),
+      });
     },
   );
 
-  app.get('/api/pledges/export', { config: { access: 'admin' } }, async (_request, reply) => {
+  app.get('/api/pledges/export', { config: { access: 'admin' } }, async (request, reply) => {
+    // Who took a copy of every donor's details, and when.
+    await writeAudit(db, request, { action: 'pledges.export', targetType: 'pledges' });
     reply
       .header('Content-Type', 'text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${EXPORT_FILE_NAME}"`)
@@ -94,7 +140,52 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.put('/api/pledges/:id/confirm', { config: { access: 'admin' } }, async (request) => {
     const id = parseId((request.params as { id: string }).id, 'pledge');
-    const result = await snapshot.write(() => repo.confirmPledge(db, id, config.now()));
+    // The spec's empty object (or no body) means "the pledged amount arrived".
+    const input = parseWith(pledgeConfirmSchema, request.body);
+    const said = input.amountReceived !== undefined || input.currencyReceived !== undefined;
+    const current = said ? await repo.findPledge(db, id) : undefined;
+    if (said && !current) throw notFound(NOT_FOUND);
+    const received = current ? repo.receivedValues(current, input) : undefined;
+    const result = await snapshot.write(() =>
+      audited(db, request, async (tx) => {
+        const r = await repo.confirmPledge(tx, id, config.now(), received);
+        // The receipt e-mail is queued in the confirmation's transaction (issue 12).
+        if (r?.changed) await email.enqueue(tx, id, 'receipt');
+        return {
+          result: r,
+          // A repeated confirm changes nothing and is not an action.
+          audit: r?.changed ? confirmAudit(r.row, 'manual') : null,
+        };
+      }),
+    );
+    if (!result) throw notFound(NOT_FOUND);
+    if (result.changed) email.worker.kick();
+    return repo.toAdminPledge(result.row);
+  });
+
+  // Un-confirm (issue 11): a transfer matched to the wrong pledge, a bounced payment.
+  app.delete('/api/pledges/:id/confirm', { config: { access: 'admin' } }, async (request) => {
+    const id = parseId((request.params as { id: string }).id, 'pledge');
+    const result = await snapshot.write(() =>
+      audited(db, request, async (tx) => {
+        const before = await repo.findPledge(tx, id);
+        const r = await repo.unconfirmPledge(tx, id);
+        return {
+          result: r,
+          audit:
+            r?.changed && before
+              ? {
+                  action: 'pledge.unconfirm',
+                  targetType: 'pledge',
+                  targetId: id,
+                  pledgeId: id,
+                  pledgeReference: before.reference,
+                  details: { before: repo.toAdminPledge(before) },
+                }
+              : null,
+        };
+      }),
+    );
     if (!result) throw notFound(NOT_FOUND);
     return repo.toAdminPledge(result.row);
   });
@@ -104,21 +195,75 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     const { updates } = parseWith(pledgeEditSchema, request.body);
     const current = await repo.findPledge(db, id);
     if (!current) throw notFound(NOT_FOUND);
-    const changes: { name?: string; email?: string; amount?: number } = {};
+    const changes: Parameters<typeof repo.updatePledge>[2] = {};
     if (updates.name !== undefined && updates.name !== current.name) changes.name = updates.name;
     if (updates.email !== undefined && updates.email !== current.email)
       changes.email = updates.email;
     if (updates.amount !== undefined && updates.amount !== current.amount)
       changes.amount = updates.amount;
+    // Money received (a second instalment, a corrected bank fee) is recorded on a confirmed pledge.
+    if (updates.amountReceived !== undefined || updates.currencyReceived !== undefined) {
+      if (!current.isPaid)
+        throw badRequest('Confirm the payment before recording the amount received.');
+      const before = repo.toAdminPledge(current);
+      if (updates.amountReceived !== undefined && updates.amountReceived !== before.amountReceived)
+        changes.amountReceived = updates.amountReceived;
+      if (
+        updates.currencyReceived !== undefined &&
+        updates.currencyReceived !== before.currencyReceived
+      )
+        changes.currencyReceived = updates.currencyReceived;
+    }
     if (Object.keys(changes).length === 0) throw badRequest(NO_CHANGES_MESSAGE);
-    const row = await snapshot.write(() => repo.updatePledge(db, current, changes));
+    const row = await snapshot.write(() =>
+      audited(db, request, async (tx) => {
+        const updated = await repo.updatePledge(tx, current, changes);
+        const before = repo.toAdminPledge(current);
+        const after = updated ? repo.toAdminPledge(updated) : undefined;
+        const keys = Object.keys(changes) as (keyof typeof changes)[];
+        return {
+          result: updated,
+          audit: after
+            ? {
+                action: 'pledge.edit',
+                targetType: 'pledge',
+                targetId: id,
+                pledgeId: id,
+                pledgeReference: current.reference,
+                details: {
+                  before: Object.fromEntries(keys.map((k) => [k, before[k]])),
+                  after: Object.fromEntries(keys.map((k) => [k, after[k]])),
+                },
+              }
+            : null,
+        };
+      }),
+    );
     if (!row) throw notFound(NOT_FOUND);
     return repo.toAdminPledge(row);
   });
 
   app.delete('/api/pledges/:id', { config: { access: 'admin' } }, async (request) => {
     const id = parseId((request.params as { id: string }).id, 'pledge');
-    const deleted = await snapshot.write(() => repo.deletePledge(db, id));
+    const deleted = await snapshot.write(() =>
+      audited(db, request, async (tx) => {
+        const row = await repo.deletePledge(tx, id);
+        return {
+          result: row,
+          // The whole deleted row stays in the log: the trail outlives the pledge.
+          audit: row
+            ? {
+                action: 'pledge.delete',
+                targetType: 'pledge',
+                targetId: id,
+                pledgeId: id,
+                pledgeReference: row.reference,
+                details: { deleted: repo.toAdminPledge(row) },
+              }
+            : null,
+        };
+      }),
+    );
     if (!deleted) throw notFound(NOT_FOUND);
     return { ok: true, id };
   });
@@ -131,8 +276,16 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     const page = await repo.adminPledgePage(db, q, knownTotal);
     const stats = snapshot.pledgeStats();
     reply.header('Cache-Control', 'no-store');
+    // The "donor says sent" flag (issue 12) of this page's pledges.
+    const saysSent = await email.donorSaysSentFor(
+      db,
+      page.items.map((p) => p.id),
+    );
     return {
-      items: page.items.map(repo.toAdminPledge),
+      items: page.items.map((p) => ({
+        ...repo.toAdminPledge(p),
+        donorSaysSentAt: saysSent.get(p.id)?.toISOString() ?? null,
+      })),
       total: page.total,
       page: q.page,
       pageSize: q.pageSize,

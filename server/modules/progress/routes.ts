@@ -3,6 +3,7 @@ import { progressUpdateSchema } from '../../../shared/schemas/progress';
 import type { AppContext } from '../../context';
 import { sendCached } from '../../read-model/cached-body';
 import { parseWith } from '../../lib/http-error';
+import { audited } from '../audit/repo';
 import * as repo from './repo';
 
 export async function progressRoutes(app: FastifyInstance, { db, snapshot, config }: AppContext) {
@@ -19,7 +20,27 @@ export async function progressRoutes(app: FastifyInstance, { db, snapshot, confi
 
   app.put('/api/progress', { config: { access: 'admin' } }, async (request) => {
     const input = parseWith(progressUpdateSchema, request.body);
-    await snapshot.write(() => repo.writeProgress(db, input, config.now()));
+    await snapshot.write(() =>
+      audited(db, request, async (tx) => {
+        const before = await repo.readProgressRow(tx);
+        await repo.writeProgress(tx, input, config.now());
+        return {
+          result: undefined,
+          audit: {
+            action: 'progress.update',
+            targetType: 'progress',
+            targetId: 'main',
+            details: {
+              before: { manualAdjustment: before.manualAdjustment, goalAmount: before.goalAmount },
+              after: {
+                manualAdjustment: input.manualAdjustment,
+                goalAmount: input.goalAmount ?? before.goalAmount,
+              },
+            },
+          },
+        };
+      }),
+    );
     return snapshot.progress();
   });
 }

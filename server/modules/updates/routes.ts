@@ -10,6 +10,7 @@ import { sendCached } from '../../read-model/cached-body';
 import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
 import { siteOrigins } from '../../plugins/security';
 import { ownObjectId } from '../uploads/signing';
+import { audited } from '../audit/repo';
 import * as repo from './repo';
 
 const NOT_FOUND = 'Delivery update not found';
@@ -39,7 +40,20 @@ export async function updateRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/api/updates', { config: { access: 'admin' } }, async (request, reply) => {
     const input = parseWith(updateCreateSchema, request.body);
     const size = await imageOf(request, input.imageUrl);
-    const row = await snapshot.write(() => repo.insertUpdate(db, { ...input, ...size }));
+    const row = await snapshot.write(() =>
+      audited(db, request, async (tx) => {
+        const created = await repo.insertUpdate(tx, { ...input, ...size });
+        return {
+          result: created,
+          audit: {
+            action: 'update.create',
+            targetType: 'update',
+            targetId: created.id,
+            details: { after: repo.toDeliveryUpdate(created) },
+          },
+        };
+      }),
+    );
     return reply.code(201).send(repo.toDeliveryUpdate(row));
   });
 
@@ -63,14 +77,47 @@ export async function updateRoutes(app: FastifyInstance, ctx: AppContext) {
       );
     }
     if (Object.keys(changes).length === 0) throw badRequest(NO_CHANGES_MESSAGE);
-    const row = await snapshot.write(() => repo.updateUpdate(db, id, changes));
+    const row = await snapshot.write(() =>
+      audited(db, request, async (tx) => {
+        const updated = await repo.updateUpdate(tx, id, changes);
+        const before = Object.fromEntries(
+          Object.keys(changes).map((k) => [k, current[k as keyof typeof current]]),
+        );
+        return {
+          result: updated,
+          audit: updated
+            ? {
+                action: 'update.edit',
+                targetType: 'update',
+                targetId: id,
+                details: { before, after: changes },
+              }
+            : null,
+        };
+      }),
+    );
     if (!row) throw notFound(NOT_FOUND);
     return repo.toDeliveryUpdate(row);
   });
 
   app.delete('/api/updates/:id', { config: { access: 'admin' } }, async (request) => {
     const id = parseId((request.params as { id: string }).id, 'update');
-    const row = await snapshot.write(() => repo.deleteUpdate(db, id));
+    const row = await snapshot.write(() =>
+      audited(db, request, async (tx) => {
+        const deleted = await repo.deleteUpdate(tx, id);
+        return {
+          result: deleted,
+          audit: deleted
+            ? {
+                action: 'update.delete',
+                targetType: 'update',
+                targetId: id,
+                details: { deleted: repo.toDeliveryUpdate(deleted) },
+              }
+            : null,
+        };
+      }),
+    );
     if (!row) throw notFound(NOT_FOUND);
     return { ok: true, id };
   });

@@ -16,7 +16,9 @@ import { DeletePledgeDialog } from './delete-pledge-dialog';
 import { DeleteUpdateDialog } from './delete-update-dialog';
 import EditUpdateDialog from './edit-update-dialog';
 import { EditPledgeDialog } from './edit-pledge-dialog';
+import { RecordPaymentDialog } from './record-payment-dialog';
 import { ExportDialog } from './export-dialog';
+import { PledgeEmailsDialog } from './pledge-emails-dialog';
 import { PledgeTable } from './pledge-table';
 import { PostUpdateDialog } from './post-update-dialog';
 import { ProgressDialog } from './progress-dialog';
@@ -47,7 +49,9 @@ export function AdminDashboard() {
   const [editingUpdate, setEditingUpdate] = useState<DeliveryUpdate | null>(null);
   const [deletingUpdate, setDeletingUpdate] = useState<DeliveryUpdate | null>(null);
   const [editingPledge, setEditingPledge] = useState<AdminPledge | null>(null);
+  const [payingPledge, setPayingPledge] = useState<AdminPledge | null>(null);
   const [deletingPledge, setDeletingPledge] = useState<AdminPledge | null>(null);
+  const [emailsOf, setEmailsOf] = useState<AdminPledge | null>(null);
 
   // A 401 while loading (the session ended elsewhere) is a Session Expired like any admin call.
   useEffect(() => {
@@ -124,6 +128,8 @@ export function AdminDashboard() {
         isFetching={pledges.isFetching}
         onEdit={setEditingPledge}
         onDelete={setDeletingPledge}
+        onRecordPayment={setPayingPledge}
+        onEmails={setEmailsOf}
       />
 
       <ExportDialog
@@ -154,10 +160,22 @@ export function AdminDashboard() {
           if (!open) setEditingPledge(null);
         }}
       />
+      <RecordPaymentDialog
+        pledge={payingPledge}
+        onOpenChange={(open) => {
+          if (!open) setPayingPledge(null);
+        }}
+      />
       <DeletePledgeDialog
         pledge={deletingPledge}
         onOpenChange={(open) => {
           if (!open) setDeletingPledge(null);
+        }}
+      />
+      <PledgeEmailsDialog
+        pledge={emailsOf}
+        onOpenChange={(open) => {
+          if (!open) setEmailsOf(null);
         }}
       />
     </div>

@@ -1,4 +1,4 @@
-import { ArrowDown, ArrowUp, ArrowUpDown, Pencil, Search, Trash2 } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, Mail, Pencil, Search, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { formatMoney, formatNumber, timeAgo } from '../../../../shared/format';
 import type { AdminPledge } from '../../../../shared/schemas/pledge';
@@ -55,15 +55,30 @@ function PledgeRow({
   pledge,
   onEdit,
   onDelete,
+  onEmails,
   confirming,
   onConfirm,
+  onRecordPayment,
 }: {
   pledge: AdminPledge;
   onEdit: () => void;
   onDelete: () => void;
+  onEmails: () => void;
   confirming: boolean;
   onConfirm: () => void;
+  onRecordPayment: () => void;
 }) {
+  const recordButton = (
+    <Button
+      size="sm"
+      variant="ghost"
+      className="h-7 px-2 text-xs"
+      aria-label={`Record payment from ${pledge.name}`}
+      onClick={onRecordPayment}
+    >
+      Record payment
+    </Button>
+  );
   return (
     <tr className="border-t border-ink-100 align-middle">
       <td className="px-3 py-2.5">
@@ -80,7 +95,17 @@ function PledgeRow({
       </td>
       <td className="px-3 py-2.5">
         <div className="flex flex-wrap items-center gap-2">
-          {pledge.isPaid ? (
+          {pledge.paymentState === 'part-paid' ? (
+            <>
+              <Badge variant="outline" className="border-sun-400 bg-sun-100">
+                Part paid
+              </Badge>
+              <span className="text-xs text-ink-700">
+                {formatMoney(pledge.outstandingAmount, pledge.currency)} outstanding
+              </span>
+              {recordButton}
+            </>
+          ) : pledge.isPaid ? (
             <Badge>Paid</Badge>
           ) : (
             <>
@@ -94,6 +119,15 @@ function PledgeRow({
               >
                 {confirming ? 'Confirming...' : 'Mark Paid'}
               </Button>
+              {recordButton}
+              {pledge.donorSaysSentAt ? (
+                <Badge
+                  variant="outline"
+                  title={`The donor said on ${new Date(pledge.donorSaysSentAt).toLocaleString()} that the transfer was sent`}
+                >
+                  Donor says sent
+                </Badge>
+              ) : null}
             </>
           )}
         </div>
@@ -103,8 +137,21 @@ function PledgeRow({
           {timeAgo(pledge.createdAt)}
         </time>
       </td>
+      <td className="px-3 py-2.5 font-mono text-xs whitespace-nowrap text-ink-800 select-all">
+        {pledge.reference}
+      </td>
       <td className="px-3 py-2.5">
         <div className="flex justify-end gap-1">
+          <Button
+            variant="ghost"
+            size="icon"
+            className="h-9 w-9"
+            aria-label={`E-mails to ${pledge.name}`}
+            title="E-mails"
+            onClick={onEmails}
+          >
+            <Mail className="h-4 w-4" aria-hidden="true" />
+          </Button>
           <Button
             variant="ghost"
             size="icon"
@@ -141,6 +188,8 @@ export function PledgeTable({
   isFetching,
   onEdit,
   onDelete,
+  onRecordPayment,
+  onEmails,
 }: {
   params: AdminPledgeParams;
   onParamsChange: (next: AdminPledgeParams) => void;
@@ -149,6 +198,8 @@ export function PledgeTable({
   isFetching: boolean;
   onEdit: (pledge: AdminPledge) => void;
   onDelete: (pledge: AdminPledge) => void;
+  onRecordPayment: (pledge: AdminPledge) => void;
+  onEmails: (pledge: AdminPledge) => void;
 }) {
   const confirm = useConfirmPledge();
   const [searchInput, setSearchInput] = useState(params.search);
@@ -200,10 +251,14 @@ export function PledgeTable({
                 type="search"
                 placeholder="Search by name or email..."
                 className="pl-9"
+                aria-describedby="pledge-search-hint"
                 value={searchInput}
                 onChange={(e) => setSearchInput(e.target.value)}
               />
             </div>
+            <p id="pledge-search-hint" className="text-xs text-ink-600">
+              Also finds a payment reference, typed with or without dashes.
+            </p>
           </div>
           <div className="grid gap-1.5 sm:w-48">
             <Label htmlFor="pledge-status">Status</Label>
@@ -229,7 +284,7 @@ export function PledgeTable({
         </div>
 
         <div className="overflow-x-auto">
-          <table className="w-full min-w-[760px] text-left text-sm" aria-busy={isFetching}>
+          <table className="w-full min-w-[880px] text-left text-sm" aria-busy={isFetching}>
             <caption className="sr-only">Pledges, sorted {sortText}</caption>
             <thead className="bg-ink-50 text-ink-700">
               <tr>
@@ -244,6 +299,10 @@ export function PledgeTable({
                   Status
                 </th>
                 <SortHeader label="Date" sortKey="date" params={params} onSort={sortBy} />
+                {/* Added after the spec's columns, so their positions stay as they were. */}
+                <th scope="col" className="px-3 py-2 font-semibold">
+                  Reference
+                </th>
                 <th scope="col" className="px-3 py-2 text-right font-semibold">
                   Actions
                 </th>
@@ -253,14 +312,14 @@ export function PledgeTable({
               {isLoading && !data ? (
                 Array.from({ length: 5 }, (_, i) => (
                   <tr key={i} className="border-t border-ink-100">
-                    <td colSpan={6} className="px-3 py-3">
+                    <td colSpan={7} className="px-3 py-3">
                       <Skeleton className="h-5 w-full" />
                     </td>
                   </tr>
                 ))
               ) : !data || data.items.length === 0 ? (
                 <tr className="border-t border-ink-100">
-                  <td colSpan={6} className="px-3 py-10 text-center text-ink-600">
+                  <td colSpan={7} className="px-3 py-10 text-center text-ink-600">
                     No pledges found matching your criteria.
                   </td>
                 </tr>
@@ -271,8 +330,10 @@ export function PledgeTable({
                     pledge={p}
                     onEdit={() => onEdit(p)}
                     onDelete={() => onDelete(p)}
+                    onEmails={() => onEmails(p)}
                     confirming={confirm.isPending && confirm.variables === p.id}
                     onConfirm={() => confirm.mutate(p.id)}
+                    onRecordPayment={() => onRecordPayment(p)}
                   />
                 ))
               )}

@@ -33,6 +33,19 @@ function StatCard({
 
 const value = 'text-2xl font-bold text-ink-900 tabular-nums';
 
+/** Money that arrived (issue 11), under the pledged totals: what a treasurer reconciles. */
+function Received({ stats }: { stats: PledgeStats }) {
+  const parts = [
+    stats.receivedUSD > 0 ? formatMoney(stats.receivedUSD, 'USD') : null,
+    stats.receivedJMD > 0 ? formatMoney(stats.receivedJMD, 'JMD') : null,
+  ].filter((s): s is string => s !== null);
+  return (
+    <p className="mt-1 text-sm text-ink-700" data-testid="stat-received">
+      Received: {parts.length ? parts.join(' + ') : formatMoney(0, 'USD')}
+    </p>
+  );
+}
+
 /** SPEC 2: four cards; the USD and JMD subtotals show only when above zero. */
 export function StatCards({ stats }: { stats: PledgeStats | undefined }) {
   const loading = <Skeleton className="h-8 w-24" />;
@@ -59,6 +72,7 @@ export function StatCards({ stats }: { stats: PledgeStats | undefined }) {
             </p>
           ))
         )}
+        {stats ? <Received stats={stats} /> : null}
       </StatCard>
       <StatCard id="stat-paid" label="Paid Pledges" icon={<CheckCircle2 className="h-5 w-5" />}>
         {stats ? <p className={value}>{formatNumber(stats.paidPledges)}</p> : loading}

@@ -1,14 +1,32 @@
-import { ArrowLeft, CircleCheck, Download, Info, Landmark, Mail } from 'lucide-react';
-import type { ReactNode } from 'react';
+import {
+  ArrowLeft,
+  Check,
+  CircleCheck,
+  Copy,
+  Download,
+  Info,
+  Landmark,
+  Link2,
+  Mail,
+} from 'lucide-react';
+import { useState, type ReactNode } from 'react';
 import type { Campaign } from '../../../../shared/schemas/campaign';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Link } from '../../../lib/navigation';
-import { paymentFileName, paymentInstructionsText, paymentSections } from '../payment-text';
+import { lastPledgeReference } from '../../../lib/last-pledge';
+import {
+  paymentFileName,
+  paymentInstructionsText,
+  paymentSections,
+  REFERENCE_INSTRUCTION,
+} from '../../../../shared/payment-text';
 
 /** Saves the instructions as a text file, named after the supplier's brand (SPEC 2). */
-export function downloadInstructions(campaign: Campaign) {
-  const blob = new Blob([paymentInstructionsText(campaign)], { type: 'text/plain;charset=utf-8' });
+export function downloadInstructions(campaign: Campaign, reference?: string | null) {
+  const blob = new Blob([paymentInstructionsText(campaign, reference)], {
+    type: 'text/plain;charset=utf-8',
+  });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -20,9 +38,15 @@ export function downloadInstructions(campaign: Campaign) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function PaymentInstructions({ campaign }: { campaign: Campaign }) {
-  const sections = paymentSections(campaign);
-  const { confirmationEmail, operationName } = campaign.payment;
+export function PaymentInstructions({
+  campaign,
+  statusLink,
+}: {
+  campaign: Campaign;
+  /** The donor's status page (issue 12), when this browser made the pledge. */
+  statusLink?: string;
+}) {
+  const [reference] = useState(lastPledgeReference);
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
       <div className="text-center">
@@ -36,6 +60,51 @@ export function PaymentInstructions({ campaign }: { campaign: Campaign }) {
         </p>
       </div>
 
+      {reference ? <ReferenceCard reference={reference} /> : null}
+
+      {statusLink ? (
+        <Card className="mt-8 flex gap-3 p-5 sm:p-6">
+          <Link2 className="mt-0.5 h-5 w-5 shrink-0 text-brand-700" aria-hidden="true" />
+          <div>
+            <h2 className="font-bold text-ink-900">Your pledge status page</h2>
+            <p className="mt-1 text-ink-700">
+              We have e-mailed you these details with a private link to your pledge&rsquo;s status
+              page, which shows when your payment has arrived. Keep the link to yourself.
+            </p>
+            <a
+              href={statusLink}
+              className="mt-2 inline-block font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-800"
+            >
+              Open your pledge status page
+            </a>
+          </div>
+        </Card>
+      ) : null}
+
+      <PaymentDetails campaign={campaign} />
+
+      <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
+        <Button size="lg" onClick={() => downloadInstructions(campaign, reference)}>
+          <Download className="h-5 w-5" aria-hidden="true" />
+          Download Instructions
+        </Button>
+        <Button size="lg" variant="outline" asChild>
+          <Link to="/">
+            <ArrowLeft className="h-5 w-5" aria-hidden="true" />
+            Return to Campaign
+          </Link>
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** The payment note, both bank accounts and the confirmation contact: thank-you and status pages. */
+export function PaymentDetails({ campaign }: { campaign: Campaign }) {
+  const sections = paymentSections(campaign);
+  const { confirmationEmail, operationName } = campaign.payment;
+  return (
+    <>
       <div className="mt-8 flex gap-3 rounded-2xl border border-sun-400 bg-sun-100 p-4 text-ink-900">
         <Info className="mt-0.5 h-5 w-5 shrink-0 text-ink-800" aria-hidden="true" />
         <p>
@@ -78,20 +147,53 @@ export function PaymentInstructions({ campaign }: { campaign: Campaign }) {
           </div>
         </Card>
       </div>
+    </>
+  );
+}
 
-      <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
-        <Button size="lg" onClick={() => downloadInstructions(campaign)}>
-          <Download className="h-5 w-5" aria-hidden="true" />
-          Download Instructions
-        </Button>
-        <Button size="lg" variant="outline" asChild>
-          <Link to="/">
-            <ArrowLeft className="h-5 w-5" aria-hidden="true" />
-            Return to Campaign
-          </Link>
-        </Button>
-      </div>
-    </div>
+/**
+ * The donor's payment reference in large type with a copy button: the one thing the bank transfer
+ * must carry so the treasurer can match it (issue 11).
+ */
+export function ReferenceCard({ reference }: { reference: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(reference);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 2500);
+    } catch {
+      // No clipboard permission: the reference is selectable text, so it can still be copied.
+      setCopied(false);
+    }
+  };
+  return (
+    <Card className="mt-8 border-2 border-brand-700 p-5 text-center sm:p-6">
+      <h2 id="payment-reference-heading" className="text-lg font-bold text-ink-900">
+        Your payment reference
+      </h2>
+      <p
+        aria-labelledby="payment-reference-heading"
+        className="mt-2 font-mono text-4xl font-extrabold tracking-widest text-ink-900 select-all sm:text-5xl"
+        data-testid="payment-reference"
+      >
+        {reference}
+      </p>
+      <p className="mt-2 text-ink-700">
+        {REFERENCE_INSTRUCTION}, so we can match your transfer to your pledge.
+      </p>
+      <Button className="mt-4" variant="outline" onClick={() => void copy()}>
+        {copied ? (
+          <Check className="h-4 w-4" aria-hidden="true" />
+        ) : (
+          <Copy className="h-4 w-4" aria-hidden="true" />
+        )}
+        {copied ? 'Copied' : 'Copy reference'}
+      </Button>
+      <span className="sr-only" role="status">
+        {copied ? 'Reference copied to the clipboard' : ''}
+      </span>
+    </Card>
   );
 }
 

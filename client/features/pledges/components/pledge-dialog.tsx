@@ -22,7 +22,9 @@ import { Dialog, DialogClose, DialogContent, DialogFooter } from '../../../compo
 import { Input } from '../../../components/ui/input';
 import { FieldError, Label } from '../../../components/ui/label';
 import { cn } from '../../../lib/cn';
+import { rememberPledgeReference } from '../../../lib/last-pledge';
 import { navigate } from '../../../lib/navigation';
+import { rememberStatusLink } from '../../../lib/status-link';
 import { queryKeys } from '../../../lib/query-keys';
 import { useCreatePledge } from '../api';
 
@@ -74,7 +76,10 @@ export default function PledgeDialog({
   const onSubmit = handleSubmit(async ({ website, ...pledge }) => {
     try {
       // The honeypot travels only when something (a bot) filled it in.
-      await createPledge.mutateAsync(website ? { ...pledge, website } : pledge);
+      const created = await createPledge.mutateAsync(website ? { ...pledge, website } : pledge);
+      // The thank-you page shows the payment reference (a honeypot answer has none).
+      if (typeof created.reference === 'string') rememberPledgeReference(created.reference);
+      rememberStatusLink(created);
     } catch {
       return; // "Pledge Failed" toast shown by the mutation; the form keeps what was typed.
     }

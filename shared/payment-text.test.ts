@@ -1,14 +1,10 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { campaignSchema } from '../../../shared/schemas/campaign';
+import { campaignSchema } from './schemas/campaign';
 import { paymentFileName, paymentInstructionsText } from './payment-text';
 
-const campaign = campaignSchema.parse(
-  JSON.parse(
-    readFileSync(path.resolve(import.meta.dirname, '../../../config/campaign.json'), 'utf8'),
-  ),
-);
+import campaignJson from '../config/campaign.json';
+
+const campaign = campaignSchema.parse(campaignJson);
 
 describe('payment instructions file', () => {
   it('is named after the supplier brand', () => {
@@ -41,5 +37,15 @@ describe('payment instructions file', () => {
     expect(text).toContain('Account Type: Savings');
     expect(text).toContain('ABA Number: ');
     expect(text.indexOf('USD WIRE TRANSFER')).toBeLessThan(text.indexOf('JMD LOCAL BANK TRANSFER'));
+  });
+});
+
+describe('payment reference in the instructions file', () => {
+  it('tells the donor to put their reference in the payment note', () => {
+    const text = paymentInstructionsText(campaign, 'MRJ-7K4Q-2');
+    expect(text).toContain(
+      'YOUR PAYMENT REFERENCE\n  MRJ-7K4Q-2\n  Put this reference in the payment note.',
+    );
+    expect(paymentInstructionsText(campaign)).not.toContain('REFERENCE');
   });
 });

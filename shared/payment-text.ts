@@ -1,4 +1,4 @@
-import type { Campaign } from '../../../shared/schemas/campaign';
+import type { Campaign } from './schemas/campaign';
 
 /** "GreenBox-Payment-Instructions.txt": the supplier brand, then "-Payment-Instructions.txt". */
 export function paymentFileName(campaign: Campaign): string {
@@ -41,8 +41,10 @@ export function confirmationNote(campaign: Campaign): string {
   return `After sending a wire transfer, please e-mail your confirmation to ${campaign.payment.confirmationEmail}.`;
 }
 
+export const REFERENCE_INSTRUCTION = 'Put this reference in the payment note';
+
 /** The downloadable text file: the same details as the page, readable in any editor. */
-export function paymentInstructionsText(campaign: Campaign): string {
+export function paymentInstructionsText(campaign: Campaign, reference?: string | null): string {
   const s = paymentSections(campaign);
   const rows = (list: [string, string][]) => list.map(([k, v]) => `  ${k}: ${v}`).join('\n');
   return [
@@ -50,6 +52,9 @@ export function paymentInstructionsText(campaign: Campaign): string {
     '',
     'Thank You for Your Pledge',
     '',
+    ...(reference
+      ? ['YOUR PAYMENT REFERENCE', `  ${reference}`, `  ${REFERENCE_INSTRUCTION}.`, '']
+      : []),
     'USD WIRE TRANSFER',
     rows(s.usd),
     '',
