@@ -41,4 +41,8 @@ export const test = base
       createUpdate(app, adminClient.cookie, overrides);
   });
 
+// Start each file's app and session in a suite hook (hookTimeout, 120 s) rather than inside its
+// first test's 30 s: on a loaded machine loading a database can take longer than that.
+test.beforeAll(async ({ adminClient: _adminClient }) => {});
+
 export { describe, expect } from 'vitest';
