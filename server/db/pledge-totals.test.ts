@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../tests/helpers/test-app';
+import { createTestDatabase } from '../../tests/support/test-app';
 import { insertPledges, readPledgeTotals } from '../modules/pledges/repo';
 import { runMigrations } from './migrate';
 

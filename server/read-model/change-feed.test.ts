@@ -8,7 +8,7 @@ import {
   startTestApp,
   testDbKind,
   type TestApp,
-} from '../../tests/helpers/test-app';
+} from '../../tests/support/test-app';
 import { openPostgres, type Database } from '../db/client';
 import { readModelLoader } from '../read-model-loader';
 import { CampaignSnapshot } from './snapshot';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSmtp, type TestSmtp } from '../helpers/smtp';
-import { request, sleep } from './support/load';
+import { request } from '../support/http';
+import { sleep } from '../support/net';
 import { createTarget, type Target } from './support/target';
 
 const PLEDGES = 20;

@@ -1,8 +1,10 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '../../shared/containers';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { allPledges, pool, progress, request, SOAK } from './support/load';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { adminPledges as allPledges, progress } from '../support/api';
+import { pool, SOAK } from './support/load';
+import { request } from '../support/http';
 
 const PLEDGES = SOAK ? 5_000 : 500;
 const CONNECTIONS = 50;

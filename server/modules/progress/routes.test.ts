@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Progress } from '../../../shared/schemas/progress';
-import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/helpers/test-app';
+import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/support/test-app';
 
 const getProgress = async (t: TestApp): Promise<Progress> => {
   const res = await t.request('/api/progress');
