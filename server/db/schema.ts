@@ -59,9 +59,15 @@ export const pledges = pgTable(
     currencyReceived: text('currency_received', { enum: ['USD', 'JMD'] }),
     /** Containers the received money buys: what confirmedAmount sums (triggers of 0010). */
     receivedContainers: bigint('received_containers', { mode: 'number' }),
+    /**
+     * The Idempotency-Key the pledge dialog sent (issue 11): a retried POST answers with this
+     * pledge instead of storing a second one. Honoured for 24 hours.
+     */
+    idempotencyKey: text('idempotency_key'),
   },
   (t) => [
     unique('pledges_reference_unique').on(t.reference),
+    unique('pledges_idempotency_key_unique').on(t.idempotencyKey),
     // The admin table's orders, both directions (an index scans backwards): "newest first" is
     // (created_at desc, id desc), "largest first" (amount desc, created_at desc, id desc). Trigram
     // indexes for its search are in migration 0004 (only where pg_trgm exists).

@@ -96,16 +96,18 @@ export async function insertPledges(
   const result = (await db.execute(sql`
     insert into pledges
       (name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at,
-       reference)
+       idempotency_key, reference)
     select name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at,
-      coalesce(created_at, clock_timestamp()),
+      coalesce(created_at, clock_timestamp()), idempotency_key,
       pledge_reference(nextval('pledge_reference_seq'), ${referencePrefix})
     from unnest(
       ${col((v) => v.name)}::text[], ${col((v) => v.email)}::text[], ${col((v) => v.amount)}::int[],
       ${col((v) => v.currency ?? 'USD')}::text[], ${col((v) => v.containers)}::bigint[],
       ${col((v) => v.isAnonymous ?? false)}::bool[], ${col((v) => v.isPaid ?? false)}::bool[],
-      ${col((v) => iso(v.paymentConfirmedAt))}::timestamptz[], ${col((v) => iso(v.createdAt))}::timestamptz[]
-    ) as t(name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at)
+      ${col((v) => iso(v.paymentConfirmedAt))}::timestamptz[], ${col((v) => iso(v.createdAt))}::timestamptz[],
+      ${col((v) => v.idempotencyKey ?? null)}::text[]
+    ) as t(name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at,
+      idempotency_key)
     returning id, created_at, reference, ${createdMicros} as created_micros`)) as unknown as {
     rows: {
       id: string;
@@ -131,6 +133,7 @@ export async function insertPledges(
       amountReceived: null,
       currencyReceived: null,
       receivedContainers: null,
+      idempotencyKey: v.idempotencyKey ?? null,
       createdMicros: Number(r.created_micros),
     };
   });
@@ -149,6 +152,22 @@ export async function listRecentPledges(db: DbOrTx, limit: number): Promise<Time
     .orderBy(desc(pledges.createdAt), desc(pledges.id))
     .limit(limit);
   return rows.map((r) => ({ ...r.row, createdMicros: r.createdMicros }));
+}
+
+/**
+ * The pledge a key created within `ttlMs`; an older one gives its key up (it expired), so the same
+ * key may create a new pledge.
+ */
+export async function findByIdempotencyKey(db: DbOrTx, key: string, now: Date, ttlMs: number) {
+  const rows = await db.select().from(pledges).where(eq(pledges.idempotencyKey, key));
+  const row = rows[0];
+  if (!row) return undefined;
+  if (row.createdAt.getTime() > now.getTime() - ttlMs) return row;
+  await db
+    .update(pledges)
+    .set({ idempotencyKey: null })
+    .where(and(eq(pledges.id, row.id), eq(pledges.idempotencyKey, key)));
+  return undefined;
 }
 
 export async function findPledge(db: DbOrTx, id: string): Promise<PledgeRow | undefined> {
