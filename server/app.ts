@@ -13,6 +13,7 @@ import { generatePassword, hashPassword } from './modules/admin/password';
 import * as adminRepo from './modules/admin/repo';
 import { adminRoutes } from './modules/admin/routes';
 import { auditRoutes } from './modules/audit/routes';
+import { statementRoutes } from './modules/statements/routes';
 import { pledgeRoutes } from './modules/pledges/routes';
 import { progressRoutes } from './modules/progress/routes';
 import { updateRoutes } from './modules/updates/routes';
@@ -196,6 +197,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await adminRoutes(app, ctx);
   await auditRoutes(app, ctx);
+  await statementRoutes(app, ctx);
   await pledgeRoutes(app, ctx);
   await progressRoutes(app, ctx);
   await updateRoutes(app, ctx);

@@ -195,3 +195,31 @@ export const auditLog = pgTable(
     index('audit_log_pledge_at_idx').on(t.pledgeId, t.at.desc()),
   ],
 );
+
+/**
+ * Bank-statement lines (issue 11), one row per credit ever imported. The fingerprint (date,
+ * amount, currency, text and the line's rank among identical lines of its file) is unique: the
+ * same file or an overlapping statement imported again adds nothing and confirms nothing twice.
+ * Open lines stay for later review.
+ */
+export const statementLines = pgTable(
+  'statement_lines',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    fingerprint: text('fingerprint').notNull().unique(),
+    bookedOn: date('booked_on', { mode: 'string' }).notNull(),
+    /** In cents of `currency`. */
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    currency: text('currency', { enum: ['USD', 'JMD'] }).notNull(),
+    description: text('description').notNull(),
+    payer: text('payer').notNull(),
+    /** open (to review), matched (confirmed a pledge) or ignored. */
+    status: text('status', { enum: ['open', 'matched', 'ignored'] })
+      .notNull()
+      .default('open'),
+    pledgeId: uuid('pledge_id'),
+    importedAt: createdAt(),
+    matchedAt: timestamp('matched_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('statement_lines_status_idx').on(t.status, t.bookedOn)],
+);

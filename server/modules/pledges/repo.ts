@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { containersFor } from '../../../shared/containers';
 import type { Currency } from '../../../shared/constants';
 import { DEFAULT_REFERENCE_PREFIX, parseReference } from '../../../shared/payment-reference';
@@ -168,6 +168,25 @@ export async function findByIdempotencyKey(db: DbOrTx, key: string, now: Date, t
     .set({ idempotencyKey: null })
     .where(and(eq(pledges.id, row.id), eq(pledges.idempotencyKey, key)));
   return undefined;
+}
+
+export async function pledgesByReference(db: DbOrTx, references: string[]) {
+  if (references.length === 0) return [];
+  return db.select().from(pledges).where(inArray(pledges.reference, references));
+}
+
+/** Pending pledges of these amounts: the candidates of a "likely" statement match. */
+export async function openPledgesByAmount(
+  db: DbOrTx,
+  pairs: { amount: number; currency: string }[],
+) {
+  if (pairs.length === 0) return [];
+  const amounts = [...new Set(pairs.map((p) => p.amount))];
+  return db
+    .select()
+    .from(pledges)
+    .where(and(inArray(pledges.amount, amounts), eq(pledges.isPaid, false)))
+    .limit(5000);
 }
 
 export async function findPledge(db: DbOrTx, id: string): Promise<PledgeRow | undefined> {
