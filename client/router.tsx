@@ -5,6 +5,7 @@ import { usePathname } from './lib/navigation';
 import { HomePage } from './routes/home';
 import { NotFoundPage } from './routes/not-found';
 import { PaymentInstructionsPage } from './routes/payment-instructions';
+import { PledgeStatusPage } from './routes/pledge-status';
 
 const AdminPage = adminPageChunk.Component;
 
@@ -17,13 +18,17 @@ const TITLES: Record<string, string> = {
 /** SPEC 2 routes; any other path is the 404 page. */
 export function AppRouter() {
   const pathname = usePathname();
+  // The donor's status page, /pledge/{id}?t={token} (issue 12).
+  const statusId = /^\/pledge\/([^/]+)$/.exec(pathname)?.[1];
   useEffect(() => {
-    document.title = TITLES[pathname] ?? '404 Page Not Found';
-  }, [pathname]);
+    // The status page sets its own title (it may turn out to be the 404 page).
+    if (!statusId) document.title = TITLES[pathname] ?? '404 Page Not Found';
+  }, [pathname, statusId]);
 
   let page;
   if (pathname === '/') page = <HomePage />;
   else if (pathname === '/payment-instructions') page = <PaymentInstructionsPage />;
+  else if (statusId) page = <PledgeStatusPage key={statusId} id={decodeURIComponent(statusId)} />;
   else if (pathname === '/admin')
     page = (
       <Suspense fallback={<p className="p-8 text-center text-ink-600">Loading…</p>}>

@@ -5,7 +5,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outputs = [path.join(root, 'dist/server.js'), path.join(root, 'dist/client/index.html')];
+const outputs = [
+  path.join(root, 'dist/server.js'),
+  path.join(root, 'dist/backup.js'),
+  path.join(root, 'dist/client/index.html'),
+];
 const sources = ['client', 'server', 'shared', 'config', 'vite.config.ts', 'package.json'];
 
 function newest(p) {

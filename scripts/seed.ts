@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { containersFor } from '../shared/containers';
-import { CHANGE_CHANNEL } from '../server/campaign/change-feed';
+import { CHANGE_CHANNEL } from '../server/read-model/change-feed';
 import { ConfigError, loadConfig, type AppConfig } from '../server/config';
 import { openDatabase, type Database } from '../server/db/client';
 import { runMigrations } from '../server/db/migrate';

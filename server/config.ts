@@ -24,6 +24,11 @@ const envSchema = z.object({
     .optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * Strict-Transport-Security max-age in seconds, sent only when PUBLIC_URL is https (issue 9.8).
+   * 180 days by default; 0 turns it off (e.g. while trying HTTPS out, or when the proxy sends it).
+   */
+  HSTS_MAX_AGE: intFromEnv(15_552_000, 0, 63_072_000),
   CAMPAIGN_CONFIG: z.string().min(1).optional(),
   /**
    * 0 turns a limit off (benchmarks from one address need that). Pledges allow 300 a minute per
@@ -49,7 +54,41 @@ const envSchema = z.object({
    */
   HEADERS_TIMEOUT_MS: intFromEnv(15_000, 100, 600_000),
   REQUEST_TIMEOUT_MS: intFromEnv(120_000, 100, 3_600_000),
+  /** E-mail (issue 12): without SMTP_URL, messages are written as .eml files under DATA_DIR/outbox. */
+  SMTP_URL: z
+    .string()
+    .refine(isSmtpUrl, {
+      error:
+        'must be an smtp:// or smtps:// URL with a host, e.g. smtps://user:pass@smtp.example.org:465 (percent-encode @ : / in the user name or password)',
+    })
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .refine(isMailFrom, {
+      error:
+        'must be an e-mail address, optionally with a name: "Relief Campaign <relief@example.org>"',
+    })
+    .optional(),
+  /** First retry delay of a refused e-mail; it doubles up to an hour, for 24 hours. */
+  MAIL_RETRY_BASE_MS: intFromEnv(30_000, 10, 3_600_000),
+  /** How often the e-mail worker looks for messages queued by other instances. */
+  MAIL_POLL_MS: intFromEnv(5_000, 10, 600_000),
 });
+
+function isSmtpUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'smtp:' || u.protocol === 'smtps:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const ADDRESS = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+function isMailFrom(v: string): boolean {
+  const named = /^(.*)<([^<>]+)>$/.exec(v.trim());
+  return ADDRESS.test(named ? named[2]!.trim() : v.trim());
+}
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -60,6 +99,8 @@ export interface AppConfig {
   databaseUrl?: string;
   adminPassword?: string;
   publicUrl?: string;
+  /** Seconds of Strict-Transport-Security; 0 when not sent (no https PUBLIC_URL, or turned off). */
+  hstsMaxAge: number;
   rateLimitLoginPerMinute: number;
   rateLimitPledgesPerMinute: number;
   trustProxy: boolean | number | string;
@@ -70,6 +111,11 @@ export interface AppConfig {
   minFreeDiskBytes: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Absent: e-mails go to .eml files under DATA_DIR/outbox. */
+  smtpUrl?: string;
+  mailFrom: string;
+  mailRetryBaseMs: number;
+  mailPollMs: number;
   campaign: Campaign;
   /** Clock, replaceable in tests (session expiry). */
   now: () => Date;
@@ -125,7 +171,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   );
   const { campaign, problems: campaignProblems } = loadCampaign(campaignFile);
   problems.push(...campaignProblems);
-  if (!parsed.success || !campaign) throw new ConfigError(problems);
+  if (parsed.success && parsed.data.SMTP_URL && !parsed.data.MAIL_FROM)
+    problems.push(
+      'MAIL_FROM: required when SMTP_URL is set (the sender address your SMTP server accepts), e.g. "Relief Campaign <relief@example.org>"',
+    );
+  if (!parsed.success || !campaign || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   return {
     port: e.PORT,
@@ -134,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: e.DATABASE_URL,
     adminPassword: e.ADMIN_PASSWORD,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    hstsMaxAge: e.PUBLIC_URL?.startsWith('https:') ? e.HSTS_MAX_AGE : 0,
     rateLimitLoginPerMinute: e.RATE_LIMIT_LOGIN_PER_MINUTE,
     rateLimitPledgesPerMinute: e.RATE_LIMIT_PLEDGES_PER_MINUTE,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
@@ -145,6 +196,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     // Node refuses a headers timeout longer than the request timeout.
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    smtpUrl: e.SMTP_URL,
+    // Without SMTP the .eml files need some sender: the campaign's own contact address.
+    mailFrom:
+      e.MAIL_FROM ??
+      `"${campaign.name.replace(/["\\]/g, '')}" <${campaign.payment.confirmationEmail}>`,
+    mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
+    mailPollMs: e.MAIL_POLL_MS,
     campaign,
     now: () => new Date(),
   };

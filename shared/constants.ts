@@ -2,6 +2,11 @@
 
 export const CAMPAIGN_GOAL = 500_000;
 export const RECENT_PLEDGES_LIMIT = 8;
+/**
+ * GET /api/pledges without an admin session answers at most this many (newest first), also when
+ * ?limit is absent or larger: the whole table on the main thread let anyone stall the server.
+ */
+export const PUBLIC_PLEDGES_MAX = 50;
 
 export const CURRENCIES = ['USD', 'JMD'] as const;
 export type Currency = (typeof CURRENCIES)[number];

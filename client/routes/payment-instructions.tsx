@@ -1,6 +1,7 @@
 import { Skeleton } from '../components/ui/skeleton';
 import { PaymentInstructions } from '../features/campaign/components/payment-instructions';
 import { useCampaign } from '../features/campaign/use-campaign';
+import { rememberedStatusLink } from '../lib/status-link';
 
 /** The thank-you page with the bank details (SPEC 2), all from the campaign config. */
 export function PaymentInstructionsPage() {
@@ -12,5 +13,5 @@ export function PaymentInstructionsPage() {
         <Skeleton className="mt-8 h-64 w-full" />
       </div>
     );
-  return <PaymentInstructions campaign={campaign} />;
+  return <PaymentInstructions campaign={campaign} statusLink={rememberedStatusLink()} />;
 }

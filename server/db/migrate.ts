@@ -10,19 +10,23 @@ export const MIGRATIONS_FOLDER = path.join(PROJECT_ROOT, 'drizzle');
 /** Arbitrary constant key: every instance of this app takes the same advisory lock. */
 const MIGRATION_LOCK_KEY = 7_411_902_385;
 
-/** Applies the committed SQL migrations; on PostgreSQL under an advisory lock. */
-export async function runMigrations(database: Database): Promise<void> {
+/**
+ * Applies the committed SQL migrations; on PostgreSQL under an advisory lock. A restore passes a
+ * folder that stops at the backup's level.
+ */
+export async function runMigrations(
+  database: Database,
+  migrationsFolder = MIGRATIONS_FOLDER,
+): Promise<void> {
   if (database.kind === 'pglite') {
-    await migratePglite(database.db as unknown as PgliteDatabase, {
-      migrationsFolder: MIGRATIONS_FOLDER,
-    });
+    await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder });
     return;
   }
   const client = await database.pool!.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_FOLDER });
+      await migratePg(drizzlePg(client), { migrationsFolder });
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }

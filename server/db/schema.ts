@@ -197,6 +197,55 @@ export const auditLog = pgTable(
 );
 
 /**
+ * The donor's status page link (issue 12): only a SHA-256 of the link's token is stored, and the
+ * date the donor said "I've sent the transfer". Apart from pledges so that neither write fires the
+ * totals triggers (migration 0006) on the hot insert path.
+ */
+export const donorLinks = pgTable('donor_links', {
+  pledgeId: uuid('pledge_id')
+    .primaryKey()
+    .references(() => pledges.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  donorSaysSentAt: timestamp('donor_says_sent_at', { withTimezone: true, mode: 'date' }),
+});
+
+export const OUTBOX_KINDS = ['instructions', 'receipt'] as const;
+
+/**
+ * Transactional outbox (issue 12, docs/decisions/014-email-outbox.md): a row is written in the
+ * transaction of the pledge or the confirmation; the e-mail worker renders it from the pledge's
+ * current data when it sends it, and marks it sent.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    pledgeId: uuid('pledge_id')
+      .notNull()
+      .references(() => pledges.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: OUTBOX_KINDS }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    /** Set when it was still refused 24 hours after it was queued. */
+    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
+    index('outbox_pledge_idx').on(t.pledgeId, t.createdAt),
+    check('outbox_kind_known', sql`${t.kind} in ('instructions', 'receipt')`),
+  ],
+);
+
+/**
  * Bank-statement lines (issue 11), one row per credit ever imported. The fingerprint (date,
  * amount, currency, text and the line's rank among identical lines of its file) is unique: the
  * same file or an overlapping statement imported again adds nothing and confirms nothing twice.

@@ -32,8 +32,11 @@ export function registerDiskGuard(
 ) {
   if (opts.minFreeBytes <= 0) return;
   app.addHook('onRequest', async (request) => {
-    if (!WRITES.has(request.method) || !request.url.startsWith('/api/')) return;
-    if (!opts.databaseInDataDir && !request.url.startsWith(OBJECT_PATH_PREFIX)) return;
+    // The matched route, not the raw URL: the router decodes `/%61pi/` to `/api/` (issue 9.2).
+    // No route matched: nothing will be written (404).
+    const route = request.routeOptions.url;
+    if (!WRITES.has(request.method) || route === undefined) return;
+    if (!opts.databaseInDataDir && !route.startsWith(OBJECT_PATH_PREFIX)) return;
     const free = await freeBytes(opts.dataDir);
     if (free === undefined || free >= opts.minFreeBytes) return;
     request.log.error({ freeBytes: free, minFreeBytes: opts.minFreeBytes }, 'disk nearly full');

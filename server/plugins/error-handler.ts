@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { HttpError } from '../lib/http-error';
 
 /** Fastify's own 4xx codes, in words a person understands. */
@@ -42,6 +43,36 @@ function isDatabaseUnavailable(err: unknown): boolean {
   return e.cause ? isDatabaseUnavailable(e.cause) : false;
 }
 
+/** How much of a refused body is read and thrown away, and for how long, before answering. */
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+const DRAIN_MAX_MS = 10_000;
+
+/**
+ * Answering 413 while the client is still sending, then closing (Fastify sets Connection: close),
+ * makes the kernel reset the connection on the unread bytes: the client sees ECONNRESET/EPIPE
+ * instead of the 413 and its message (issue 9.9). So the rest of the body is read and discarded
+ * first, up to 16 MB or 10 s; a client sending more than that gets the answer and the reset.
+ */
+function drainThen(raw: IncomingMessage, send: () => void) {
+  if (raw.readableEnded || raw.destroyed) return send();
+  let bytes = 0;
+  let sent = false;
+  const finish = () => {
+    if (sent) return;
+    sent = true;
+    clearTimeout(timer);
+    raw.off('data', onData).off('end', finish).off('error', finish).off('close', finish);
+    send();
+  };
+  const onData = (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > DRAIN_MAX_BYTES) finish();
+  };
+  const timer = setTimeout(finish, DRAIN_MAX_MS);
+  raw.on('data', onData).once('end', finish).once('error', finish).once('close', finish);
+  raw.resume();
+}
+
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | HttpError | Error, request, reply) => {
     if (err instanceof HttpError) {
@@ -61,7 +92,13 @@ export function registerErrorHandler(app: FastifyInstance) {
       if (!message && status === 429) message = fe.message;
       if (!message && /prototype|constructor/i.test(fe.message))
         message = 'The request body contains a forbidden key.';
-      return reply.code(status).send({ message: message ?? 'The request could not be processed.' });
+      const body = { message: message ?? 'The request could not be processed.' };
+      if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        // The client may still be sending: answer once it is done (bounded), see drainThen.
+        drainThen(request.raw, () => reply.code(status).send(body));
+        return reply;
+      }
+      return reply.code(status).send(body);
     }
     if (isDatabaseUnavailable(err)) {
       request.log.error({ err }, 'database unavailable');

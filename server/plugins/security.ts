@@ -33,7 +33,10 @@ export function securityHeaders(options: Readonly<HelmetOptions>): Record<string
   return headers;
 }
 
-export async function registerSecurity(app: FastifyInstance, opts: { publicUrl?: string }) {
+export async function registerSecurity(
+  app: FastifyInstance,
+  opts: { publicUrl?: string; hstsMaxAge?: number },
+) {
   const headers = securityHeaders({
     contentSecurityPolicy: {
       directives: {
@@ -53,8 +56,11 @@ export async function registerSecurity(app: FastifyInstance, opts: { publicUrl?:
     },
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    // HSTS only makes sense over HTTPS; a proxy in front adds it.
-    strictTransportSecurity: false,
+    // Only when the site's address is https (issue 9.8). Not includeSubDomains: other hosts of
+    // the organisation's domain may still be plain http.
+    strictTransportSecurity: opts.hstsMaxAge
+      ? { maxAge: opts.hstsMaxAge, includeSubDomains: false }
+      : false,
   });
   // One synchronous hook for every request: hooks are on the hot path of every public read.
   app.addHook('onRequest', (request, reply, done) => {
@@ -67,10 +73,12 @@ export async function registerSecurity(app: FastifyInstance, opts: { publicUrl?:
 /** Why a request is refused before routing, or undefined when it may go on. */
 function rejection(request: FastifyRequest, publicUrl: string | undefined): HttpError | undefined {
   /**
-   * CSRF: a state-changing API call must come from our own pages. Browsers send Origin on
-   * cross-origin POST/PUT/PATCH/DELETE and Sec-Fetch-Site on every request.
+   * CSRF: a state-changing call must come from our own pages. Browsers send Origin on
+   * cross-origin POST/PUT/PATCH/DELETE and Sec-Fetch-Site on every request. Checked on every
+   * unsafe method whatever the path: the router decodes the path, so a test of the raw URL
+   * (`/%61pi/...` is `/api/...`) let encoded spellings through (issue 9.2).
    */
-  if (MUTATING.has(request.method) && request.url.startsWith('/api/')) {
+  if (MUTATING.has(request.method)) {
     const fetchSite = request.headers['sec-fetch-site'];
     if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') {
       return new HttpError(403, 'Cross-site requests are not allowed.');

@@ -4,8 +4,9 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InitialData } from '../../shared/api-types';
 import { RECENT_PLEDGES_LIMIT } from '../../shared/constants';
-import type { AppContext } from '../app';
-import { sendCached } from '../campaign/cached-body';
+import type { AppContext } from '../context';
+import { pledgeForLink } from '../modules/email/routes';
+import { sendCached } from '../read-model/cached-body';
 
 /** Routes of the client app (SPEC 2); any other path gets the app with status 404. */
 const APP_ROUTES = new Set(['/', '/payment-instructions', '/admin']);
@@ -74,6 +75,20 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
       sendApp(request, reply, 200),
     );
   }
+
+  // The donor's status page (issue 12): the app with 200 only for a valid link; a wrong or missing
+  // token gets exactly what an unknown path gets (404 and the app, which shows its 404 page).
+  app.get(
+    '/pledge/:id',
+    { config: { access: 'public' }, compress: false },
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const found = await pledgeForLink(ctx.db, id, (request.query as { t?: unknown }).t);
+      // The token is in this page's URL: never sent on to other sites.
+      reply.header('Referrer-Policy', 'no-referrer');
+      return sendApp(request, reply, found ? 200 : 404);
+    },
+  );
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0]!;

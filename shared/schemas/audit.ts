@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = {
   'pledge.unconfirm': 'Un-confirmed payment',
   'pledge.edit': 'Edited pledge',
   'pledge.delete': 'Deleted pledge',
+  'pledge.resend_instructions': 'Resent payment instructions',
   'pledges.export': 'Exported pledges CSV',
   'statement.import': 'Imported bank statement',
   'progress.update': 'Changed progress',

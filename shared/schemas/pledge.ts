@@ -110,12 +110,16 @@ export interface AdminPledge extends PublicPledge {
   paymentState: 'pending' | 'part-paid' | 'paid';
   /** Payment reference, e.g. MRJ-7K4Q-2 (issue 11): admins, and the donor in the POST answer. */
   reference: string;
+  /** The admin table: when the donor pressed "I've sent the transfer" (issue 12). */
+  donorSaysSentAt?: string | null;
 }
 
 /** The answer to POST /api/pledges: the public view plus what only the donor who pledged sees. */
 export interface CreatedPledge extends PublicPledge {
   isPaid: boolean;
   reference: string;
+  /** The donor's status page, /pledge/{id}?t={token} (issue 12). */
+  statusUrl: string;
 }
 
 export type Pledge = PublicPledge &

@@ -10,6 +10,7 @@ import {
 import { EXPORT_FILE_NAME } from '../../../shared/constants';
 import { formatMoney } from '../../../shared/format';
 import type { UploadUrlResponse } from '../../../shared/api-types';
+import type { AdminEmailMessage } from '../../../shared/schemas/email';
 import type {
   AdminPledge,
   AdminPledgePage,
@@ -310,5 +311,37 @@ export function useConfirmStatementLines() {
         (r.skipped ? ` ${r.skipped} line(s) were already confirmed.` : ''),
     }),
     fallback: TOASTS.confirmFailed,
+  });
+}
+
+const pledgeEmailsKey = (id: string) => ['/api/admin/pledges', id, 'emails'] as const;
+
+/** The e-mails of one pledge (issue 12): sent, waiting (with the last error) or failed. */
+export function usePledgeEmails(id: string | undefined) {
+  return useQuery({
+    queryKey: pledgeEmailsKey(id ?? ''),
+    queryFn: () =>
+      getJson<{ items: AdminEmailMessage[] }>(`/api/admin/pledges/${id}/emails`).then(
+        (r) => r.items,
+      ),
+    enabled: id !== undefined,
+    // The worker sends in the background: look again while something is waiting.
+    refetchInterval: (query) =>
+      query.state.data?.some((m) => m.status === 'waiting') ? 2_000 : false,
+    staleTime: 0,
+  });
+}
+
+export function useResendInstructions() {
+  const queryClient = useQueryClient();
+  return useAdminMutation<string, { items: AdminEmailMessage[] }>({
+    mutationFn: async (id) =>
+      (await apiRequest('POST', `/api/admin/pledges/${id}/emails/resend`, {})).json(),
+    invalidate: [],
+    success: (data, id) => {
+      queryClient.setQueryData(pledgeEmailsKey(id), data.items);
+      return TOASTS.instructionsResent;
+    },
+    fallback: TOASTS.resendFailed,
   });
 }

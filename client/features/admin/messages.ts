@@ -18,6 +18,11 @@ export const TOASTS = {
   editUpdateFailed: 'Failed to update delivery update',
   editPledgeFailed: 'Failed to update pledge',
   deletePledgeFailed: 'Failed to delete pledge',
+  resendFailed: 'Failed to resend the instructions',
+  instructionsResent: {
+    title: 'Instructions queued',
+    description: 'The payment instructions will be e-mailed to the donor again.',
+  },
   deleteUpdateFailed: 'Failed to delete update',
   exported: { title: 'Export successful', description: 'Pledges CSV has been downloaded' },
   exportFailedTitle: 'Export failed',

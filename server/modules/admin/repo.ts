@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { eq, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { adminSessions, rateLimits, settings } from '../../db/schema';
 
@@ -80,18 +80,10 @@ export async function hitRateLimit(db: DbOrTx, key: string, now: Date, windowMs:
   return { count: row.count, resetAt: new Date(row.windowStart.getTime() + windowMs) };
 }
 
-export async function peekRateLimit(db: DbOrTx, key: string, now: Date, windowMs: number) {
-  const rows = await db
-    .select()
-    .from(rateLimits)
-    .where(
-      and(
-        eq(rateLimits.key, key),
-        sql`${rateLimits.windowStart} > ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`,
-      ),
-    );
-  const row = rows[0];
-  return row
-    ? { count: row.count, resetAt: new Date(row.windowStart.getTime() + windowMs) }
-    : undefined;
+/** Gives one counted attempt back (a login that succeeded). */
+export async function undoRateLimitHit(db: DbOrTx, key: string) {
+  await db
+    .update(rateLimits)
+    .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+    .where(eq(rateLimits.key, key));
 }

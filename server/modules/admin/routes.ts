@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { availableParallelism } from 'node:os';
 import { ADMIN_MESSAGES, loginSchema } from '../../../shared/schemas/admin';
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../context';
 import { HttpError, parseWith } from '../../lib/http-error';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth';
+import { clientKey } from '../../lib/client-key';
 import { verifyPassword } from './password';
+import { PasswordCheckGate } from './password-check-gate';
 import { writeAudit } from '../audit/repo';
 import * as repo from './repo';
 
@@ -11,6 +14,16 @@ const WINDOW_MS = 60_000;
 
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, sessions, config } = ctx;
+  /**
+   * Password checks in flight: 2 per client; in all, one core's worth at a time (at most 2, and
+   * 1 on a 2-core machine, where two scrypts starve the event loop), 30 more waiting
+   * (docs/decisions/008).
+   */
+  const gate = new PasswordCheckGate({
+    perClient: 2,
+    running: Math.max(1, Math.min(2, availableParallelism() - 1)),
+    queued: 30,
+  });
 
   app.get('/api/admin/check', { config: { access: 'public' } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
@@ -22,13 +35,20 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
     { config: { access: 'public' }, bodyLimit: 16 * 1024 },
     async (request, reply) => {
       const limit = config.rateLimitLoginPerMinute;
-      const key = `login:${request.ip}`;
-      if (limit > 0) {
-        const state = await repo.peekRateLimit(db, key, config.now(), WINDOW_MS);
-        if (state && state.count >= limit) {
+      const key = `login:${clientKey(request.ip)}`;
+      // Admitted synchronously, before any await (issue 9.3). With the limit off (benchmarks
+      // from one address) only the total is bounded.
+      const attempt = gate.enter(key, limit > 0 ? undefined : 0);
+      try {
+        const { password } = parseWith(loginSchema, request.body);
+        // Counted before the check, in one atomic statement: parallel attempts each see their
+        // own count, so at most `limit` of them reach scrypt in a window, across instances too.
+        const hit =
+          limit > 0 ? await repo.hitRateLimit(db, key, config.now(), WINDOW_MS) : undefined;
+        if (hit && hit.count > limit) {
           const retryAfter = Math.max(
             1,
-            Math.ceil((state.resetAt.getTime() - config.now().getTime()) / 1000),
+            Math.ceil((hit.resetAt.getTime() - config.now().getTime()) / 1000),
           );
           request.log.warn({ ip: request.ip }, 'login rate limit reached');
           throw new HttpError(
@@ -38,16 +58,17 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
             { 'Retry-After': String(retryAfter) },
           );
         }
-      }
-      const { password } = parseWith(loginSchema, request.body);
-      const ok = await verifyPassword(password, ctx.passwordHash());
-      if (!ok) {
-        await db.transaction(async (tx) => {
-          if (limit > 0) await repo.hitRateLimit(tx, key, config.now(), WINDOW_MS);
-          await writeAudit(tx, request, { action: 'admin.login.failed' });
-        });
-        request.log.warn({ ip: request.ip }, 'failed admin login');
-        throw new HttpError(401, ADMIN_MESSAGES.invalidPassword);
+        const ok = await attempt.run(() => verifyPassword(password, ctx.passwordHash()));
+        if (!ok) {
+          // Already counted above; only the audit entry is left to write.
+          await writeAudit(db, request, { action: 'admin.login.failed' });
+          request.log.warn({ ip: request.ip }, 'failed admin login');
+          throw new HttpError(401, ADMIN_MESSAGES.invalidPassword);
+        }
+        // Only failures count: a successful login gives its attempt back.
+        if (hit) await repo.undoRateLimitHit(db, key);
+      } finally {
+        attempt.leave();
       }
       // Rotate: whatever session the browser had before is revoked (no fixation).
       if (request.sessionTokenHash) await sessions.revoke(request.sessionTokenHash);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseReference } from '../../../shared/payment-reference';
 import { auditQuerySchema, type AuditPage } from '../../../shared/schemas/audit';
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../context';
 import { badRequest, parseId, parseWith } from '../../lib/http-error';
 import * as repo from './repo';
 

@@ -44,7 +44,14 @@ function toRecord(r: PledgeRow): string[] {
 
 /** All pledges, newest first, streamed in keyset pages through csv-stringify. */
 export function pledgesCsvStream(db: Db, pageSize = 1000): Readable {
-  const csv = stringify({ header: true, columns: [...CSV_COLUMNS], quoted_match: /["\r\n,]/ });
+  // bom: Excel reads a file without a UTF-8 byte-order mark as ANSI ("ZoÃ«"); csv-parse with
+  // `bom: true` and most tools skip it (issue 9.8).
+  const csv = stringify({
+    bom: true,
+    header: true,
+    columns: [...CSV_COLUMNS],
+    quoted_match: /["\r\n,]/,
+  });
   async function* pages() {
     let after: string | undefined;
     for (;;) {

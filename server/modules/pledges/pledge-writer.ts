@@ -1,5 +1,5 @@
-import type { CampaignSnapshot } from '../../campaign/snapshot';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
+import type { CampaignSnapshot } from '../../read-model/snapshot';
 import type { pledges } from '../../db/schema';
 import * as repo from './repo';
 
@@ -11,6 +11,12 @@ interface Pending {
 }
 
 const MAX_BATCH = 500;
+
+/** What else a batch of new pledges writes in its own transaction (the e-mail outbox, issue 12). */
+export interface PledgeSideEffects {
+  inTransaction(tx: DbOrTx, rows: repo.TimedPledgeRow[]): Promise<void>;
+  afterCommit(): void;
+}
 
 /**
  * Group commit for new pledges: the requests that arrive while one INSERT is in flight (or in the
@@ -34,6 +40,7 @@ export class PledgeWriter {
     private readonly maxInFlight = 1,
     /** The campaign's payment-reference prefix (campaign config). */
     private readonly referencePrefix?: string,
+    private readonly sideEffects?: PledgeSideEffects,
   ) {}
 
   submit(values: Values): Promise<repo.PledgeRow> {
@@ -66,11 +73,16 @@ export class PledgeWriter {
     try {
       const rows = await this.snapshot.writeShared(
         async () => {
-          const inserted = await repo.insertPledges(
-            this.db,
-            batch.map((p) => p.values),
-            this.referencePrefix,
-          );
+          const values = batch.map((p) => p.values);
+          const effects = this.sideEffects;
+          const inserted = effects
+            ? await this.db.transaction(async (tx) => {
+                const rows = await repo.insertPledges(tx, values, this.referencePrefix);
+                await effects.inTransaction(tx, rows);
+                return rows;
+              })
+            : await repo.insertPledges(this.db, values, this.referencePrefix);
+          effects?.afterCommit();
           // Committed: the totals the triggers updated (on PostgreSQL, with any other
           // instance's inserts too, which only makes them more current). The rows are stored
           // whatever happens next, so a failure to read the totals must not fail the pledges:
@@ -78,7 +90,8 @@ export class PledgeWriter {
           const totals = await repo.readPledgeTotals(this.db).catch(() => undefined);
           return { inserted, totals };
         },
-        ({ inserted, totals }) => this.snapshot.addPledges(inserted, totals),
+        ({ inserted, totals }) =>
+          this.snapshot.addPledges(inserted.map(repo.toRecentPledge), totals),
       );
       // RETURNING keeps the VALUES order.
       batch.forEach((p, i) => p.resolve(rows.inserted[i]!));

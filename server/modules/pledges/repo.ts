@@ -12,6 +12,7 @@ import type {
 } from '../../../shared/schemas/pledge';
 import type { DbOrTx } from '../../db/client';
 import { pledges, pledgeTotals } from '../../db/schema';
+import type { RecentPledge } from '../../read-model/snapshot';
 
 export type PledgeRow = typeof pledges.$inferSelect;
 /**
@@ -63,6 +64,11 @@ export function toPublicPledge(r: PledgeRow): PublicPledge {
     isAnonymous: r.isAnonymous,
     createdAt: r.createdAt.toISOString(),
   };
+}
+
+/** A new or listed row as the snapshot keeps it among the newest. */
+export function toRecentPledge(r: TimedPledgeRow): RecentPledge {
+  return { micros: r.createdMicros, id: r.id, pledge: toPublicPledge(r) };
 }
 
 export function newPledgeValues(input: PledgeCreate): typeof pledges.$inferInsert {

@@ -64,7 +64,10 @@ describe('POST /api/pledges', () => {
     });
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual([...PUBLIC_PLEDGE_KEYS, 'isPaid', 'reference'].sort());
+    // reference (issue 11) and statusUrl (issue 12): only the donor who pledged sees them.
+    expect(Object.keys(body).sort()).toEqual(
+      [...PUBLIC_PLEDGE_KEYS, 'isPaid', 'reference', 'statusUrl'].sort(),
+    );
     expect(body).toMatchObject({
       name: 'Ann Brown',
       amount: 250,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { EXPORT_FILE_NAME } from '../../../shared/constants';
+import { EXPORT_FILE_NAME, PUBLIC_PLEDGES_MAX } from '../../../shared/constants';
 import {
   adminPledgeQuerySchema,
   pledgeConfirmSchema,
@@ -9,8 +9,8 @@ import {
   type PledgeCreate,
 } from '../../../shared/schemas/pledge';
 import { NO_CHANGES_MESSAGE } from '../../../shared/schemas/update';
-import type { AppContext } from '../../app';
-import { sendCached, sendOnce } from '../../campaign/cached-body';
+import type { AppContext } from '../../context';
+import { sendCached, sendOnce } from '../../read-model/cached-body';
 import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
@@ -67,19 +67,30 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, snapshot, config } = ctx;
+  const { email } = ctx;
   const writer = new PledgeWriter(
     db,
     snapshot,
     ctx.database.kind === 'postgres' ? 3 : 1,
     config.campaign.payment.referencePrefix,
+    // Each new pledge queues its instructions e-mail in the same transaction (issue 12).
+    {
+      inTransaction: (tx, rows) => email.enqueueNewPledges(tx, rows),
+      afterCommit: () => email.worker.kick(),
+    },
   );
 
-  // Public: newest first; ?limit=N for the home (DECISIONS 8). An admin session sees everything.
+  // Admin: the full list, newest first (SPEC; ?limit=N optional). Public: newest first, at most
+  // PUBLIC_PLEDGES_MAX, from the snapshot (DECISIONS 8, issue 9.1).
   async function fromDatabase(request: FastifyRequest, reply: FastifyReply, limit?: number) {
     const rows = await repo.listPledges(db, limit);
-    const data = request.isAdmin ? rows.map(repo.toAdminPledge) : rows.map(repo.toPublicPledge);
     // Compressed here, off the event loop (this route skips @fastify/compress).
-    return sendOnce(request, reply, JSON.stringify(data), JSON_TYPE);
+    return sendOnce(request, reply, JSON.stringify(rows.map(repo.toAdminPledge)), JSON_TYPE);
+  }
+
+  function fromSnapshot(request: FastifyRequest, reply: FastifyReply, limit: number) {
+    const body = snapshot.jsonBody(`pledges:${limit}`, () => snapshot.recentPledges(limit));
+    sendCached(request, reply.header('Cache-Control', 'no-cache'), body);
   }
 
   // compress: false: every answer goes through sendCached, which compresses.
@@ -88,20 +99,15 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     // without validating through zod, and without a promise. Anything else takes the full path.
     const raw = (request.query as { limit?: unknown }).limit;
     if (!request.isAdmin && typeof raw === 'string' && /^[1-9][0-9]?$/.test(raw)) {
-      const limit = Number(raw);
-      if (snapshot.canServeRecent(limit)) {
-        const body = snapshot.jsonBody(`pledges:${limit}`, () => snapshot.recentPledges(limit));
-        sendCached(request, reply.header('Cache-Control', 'no-cache'), body);
-        return;
-      }
-    }
-    const { limit } = parseWith(listQuery, request.query);
-    reply.header('Cache-Control', request.isAdmin ? 'no-store' : 'no-cache');
-    if (!request.isAdmin && limit !== undefined && snapshot.canServeRecent(limit)) {
-      const body = snapshot.jsonBody(`pledges:${limit}`, () => snapshot.recentPledges(limit));
-      sendCached(request, reply, body);
+      fromSnapshot(request, reply, Math.min(Number(raw), PUBLIC_PLEDGES_MAX));
       return;
     }
+    const { limit } = parseWith(listQuery, request.query);
+    if (!request.isAdmin) {
+      fromSnapshot(request, reply, Math.min(limit ?? PUBLIC_PLEDGES_MAX, PUBLIC_PLEDGES_MAX));
+      return;
+    }
+    reply.header('Cache-Control', 'no-store');
     return fromDatabase(request, reply, limit);
   });
 
@@ -153,11 +159,14 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
       const row = key
         ? await submitOnce(key, input)
         : await writer.submit(repo.newPledgeValues(input));
-      // The donor's own payment reference, for the thank-you page: only in this answer, never in
-      // a list that others read.
-      return reply
-        .code(201)
-        .send({ ...repo.toPublicPledge(row), isPaid: row.isPaid, reference: row.reference });
+      // The donor's own payment reference and status page link (issue 12), for the thank-you
+      // page: only in this answer, never in a list that others read.
+      return reply.code(201).send({
+        ...repo.toPublicPledge(row),
+        isPaid: row.isPaid,
+        reference: row.reference,
+        statusUrl: email.links.path(row.id),
+      });
     },
   );
 
@@ -182,6 +191,8 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     const result = await snapshot.write(() =>
       audited(db, request, async (tx) => {
         const r = await repo.confirmPledge(tx, id, config.now(), received);
+        // The receipt e-mail is queued in the confirmation's transaction (issue 12).
+        if (r?.changed) await email.enqueue(tx, id, 'receipt');
         return {
           result: r,
           // A repeated confirm changes nothing and is not an action.
@@ -190,6 +201,7 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
       }),
     );
     if (!result) throw notFound(NOT_FOUND);
+    if (result.changed) email.worker.kick();
     return repo.toAdminPledge(result.row);
   });
 
@@ -306,8 +318,16 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     const page = await repo.adminPledgePage(db, q, knownTotal);
     const stats = snapshot.pledgeStats();
     reply.header('Cache-Control', 'no-store');
+    // The "donor says sent" flag (issue 12) of this page's pledges.
+    const saysSent = await email.donorSaysSentFor(
+      db,
+      page.items.map((p) => p.id),
+    );
     return {
-      items: page.items.map(repo.toAdminPledge),
+      items: page.items.map((p) => ({
+        ...repo.toAdminPledge(p),
+        donorSaysSentAt: saysSent.get(p.id)?.toISOString() ?? null,
+      })),
       total: page.total,
       page: q.page,
       pageSize: q.pageSize,

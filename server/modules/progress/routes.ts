@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { progressUpdateSchema } from '../../../shared/schemas/progress';
-import type { AppContext } from '../../app';
-import { sendCached } from '../../campaign/cached-body';
+import type { AppContext } from '../../context';
+import { sendCached } from '../../read-model/cached-body';
 import { parseWith } from '../../lib/http-error';
 import { audited } from '../audit/repo';
 import * as repo from './repo';

@@ -5,8 +5,8 @@ import {
   updateEditSchema,
   type UpdateEdit,
 } from '../../../shared/schemas/update';
-import type { AppContext } from '../../app';
-import { sendCached } from '../../campaign/cached-body';
+import type { AppContext } from '../../context';
+import { sendCached } from '../../read-model/cached-body';
 import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
 import { siteOrigins } from '../../plugins/security';
 import { ownObjectId } from '../uploads/signing';

@@ -21,6 +21,7 @@ import { ActivityLog } from './activity-log';
 import { DashboardTabs, type DashboardTab } from './dashboard-tabs';
 import { ExportDialog } from './export-dialog';
 import { StatementImport } from './statement-import';
+import { PledgeEmailsDialog } from './pledge-emails-dialog';
 import { PledgeTable } from './pledge-table';
 import { PostUpdateDialog } from './post-update-dialog';
 import { ProgressDialog } from './progress-dialog';
@@ -54,6 +55,7 @@ export function AdminDashboard() {
   const [payingPledge, setPayingPledge] = useState<AdminPledge | null>(null);
   const [deletingPledge, setDeletingPledge] = useState<AdminPledge | null>(null);
   const [tab, setTab] = useState<DashboardTab>('overview');
+  const [emailsOf, setEmailsOf] = useState<AdminPledge | null>(null);
 
   // A 401 while loading (the session ended elsewhere) is a Session Expired like any admin call.
   useEffect(() => {
@@ -151,6 +153,7 @@ export function AdminDashboard() {
             onEdit={setEditingPledge}
             onDelete={setDeletingPledge}
             onRecordPayment={setPayingPledge}
+            onEmails={setEmailsOf}
           />
         </div>
       )}
@@ -193,6 +196,12 @@ export function AdminDashboard() {
         pledge={deletingPledge}
         onOpenChange={(open) => {
           if (!open) setDeletingPledge(null);
+        }}
+      />
+      <PledgeEmailsDialog
+        pledge={emailsOf}
+        onOpenChange={(open) => {
+          if (!open) setEmailsOf(null);
         }}
       />
     </div>

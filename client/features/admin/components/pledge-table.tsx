@@ -1,4 +1,4 @@
-import { ArrowDown, ArrowUp, ArrowUpDown, Pencil, Search, Trash2 } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, Mail, Pencil, Search, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { formatMoney, formatNumber, timeAgo } from '../../../../shared/format';
 import type { AdminPledge } from '../../../../shared/schemas/pledge';
@@ -55,6 +55,7 @@ function PledgeRow({
   pledge,
   onEdit,
   onDelete,
+  onEmails,
   confirming,
   onConfirm,
   onRecordPayment,
@@ -62,6 +63,7 @@ function PledgeRow({
   pledge: AdminPledge;
   onEdit: () => void;
   onDelete: () => void;
+  onEmails: () => void;
   confirming: boolean;
   onConfirm: () => void;
   onRecordPayment: () => void;
@@ -118,6 +120,14 @@ function PledgeRow({
                 {confirming ? 'Confirming...' : 'Mark Paid'}
               </Button>
               {recordButton}
+              {pledge.donorSaysSentAt ? (
+                <Badge
+                  variant="outline"
+                  title={`The donor said on ${new Date(pledge.donorSaysSentAt).toLocaleString()} that the transfer was sent`}
+                >
+                  Donor says sent
+                </Badge>
+              ) : null}
             </>
           )}
         </div>
@@ -132,6 +142,16 @@ function PledgeRow({
       </td>
       <td className="px-3 py-2.5">
         <div className="flex justify-end gap-1">
+          <Button
+            variant="ghost"
+            size="icon"
+            className="h-9 w-9"
+            aria-label={`E-mails to ${pledge.name}`}
+            title="E-mails"
+            onClick={onEmails}
+          >
+            <Mail className="h-4 w-4" aria-hidden="true" />
+          </Button>
           <Button
             variant="ghost"
             size="icon"
@@ -169,6 +189,7 @@ export function PledgeTable({
   onEdit,
   onDelete,
   onRecordPayment,
+  onEmails,
 }: {
   params: AdminPledgeParams;
   onParamsChange: (next: AdminPledgeParams) => void;
@@ -178,6 +199,7 @@ export function PledgeTable({
   onEdit: (pledge: AdminPledge) => void;
   onDelete: (pledge: AdminPledge) => void;
   onRecordPayment: (pledge: AdminPledge) => void;
+  onEmails: (pledge: AdminPledge) => void;
 }) {
   const confirm = useConfirmPledge();
   const [searchInput, setSearchInput] = useState(params.search);
@@ -308,6 +330,7 @@ export function PledgeTable({
                     pledge={p}
                     onEdit={() => onEdit(p)}
                     onDelete={() => onDelete(p)}
+                    onEmails={() => onEmails(p)}
                     confirming={confirm.isPending && confirm.variables === p.id}
                     onConfirm={() => confirm.mutate(p.id)}
                     onRecordPayment={() => onRecordPayment(p)}

@@ -1,4 +1,14 @@
-import { ArrowLeft, Check, CircleCheck, Copy, Download, Info, Landmark, Mail } from 'lucide-react';
+import {
+  ArrowLeft,
+  Check,
+  CircleCheck,
+  Copy,
+  Download,
+  Info,
+  Landmark,
+  Link2,
+  Mail,
+} from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import type { Campaign } from '../../../../shared/schemas/campaign';
 import { Button } from '../../../components/ui/button';
@@ -10,7 +20,7 @@ import {
   paymentInstructionsText,
   paymentSections,
   REFERENCE_INSTRUCTION,
-} from '../payment-text';
+} from '../../../../shared/payment-text';
 
 /** Saves the instructions as a text file, named after the supplier's brand (SPEC 2). */
 export function downloadInstructions(campaign: Campaign, reference?: string | null) {
@@ -28,9 +38,14 @@ export function downloadInstructions(campaign: Campaign, reference?: string | nu
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function PaymentInstructions({ campaign }: { campaign: Campaign }) {
-  const sections = paymentSections(campaign);
-  const { confirmationEmail, operationName } = campaign.payment;
+export function PaymentInstructions({
+  campaign,
+  statusLink,
+}: {
+  campaign: Campaign;
+  /** The donor's status page (issue 12), when this browser made the pledge. */
+  statusLink?: string;
+}) {
   const [reference] = useState(lastPledgeReference);
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
@@ -47,6 +62,49 @@ export function PaymentInstructions({ campaign }: { campaign: Campaign }) {
 
       {reference ? <ReferenceCard reference={reference} /> : null}
 
+      {statusLink ? (
+        <Card className="mt-8 flex gap-3 p-5 sm:p-6">
+          <Link2 className="mt-0.5 h-5 w-5 shrink-0 text-brand-700" aria-hidden="true" />
+          <div>
+            <h2 className="font-bold text-ink-900">Your pledge status page</h2>
+            <p className="mt-1 text-ink-700">
+              We have e-mailed you these details with a private link to your pledge&rsquo;s status
+              page, which shows when your payment has arrived. Keep the link to yourself.
+            </p>
+            <a
+              href={statusLink}
+              className="mt-2 inline-block font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-800"
+            >
+              Open your pledge status page
+            </a>
+          </div>
+        </Card>
+      ) : null}
+
+      <PaymentDetails campaign={campaign} />
+
+      <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
+        <Button size="lg" onClick={() => downloadInstructions(campaign, reference)}>
+          <Download className="h-5 w-5" aria-hidden="true" />
+          Download Instructions
+        </Button>
+        <Button size="lg" variant="outline" asChild>
+          <Link to="/">
+            <ArrowLeft className="h-5 w-5" aria-hidden="true" />
+            Return to Campaign
+          </Link>
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** The payment note, both bank accounts and the confirmation contact: thank-you and status pages. */
+export function PaymentDetails({ campaign }: { campaign: Campaign }) {
+  const sections = paymentSections(campaign);
+  const { confirmationEmail, operationName } = campaign.payment;
+  return (
+    <>
       <div className="mt-8 flex gap-3 rounded-2xl border border-sun-400 bg-sun-100 p-4 text-ink-900">
         <Info className="mt-0.5 h-5 w-5 shrink-0 text-ink-800" aria-hidden="true" />
         <p>
@@ -89,20 +147,7 @@ export function PaymentInstructions({ campaign }: { campaign: Campaign }) {
           </div>
         </Card>
       </div>
-
-      <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
-        <Button size="lg" onClick={() => downloadInstructions(campaign, reference)}>
-          <Download className="h-5 w-5" aria-hidden="true" />
-          Download Instructions
-        </Button>
-        <Button size="lg" variant="outline" asChild>
-          <Link to="/">
-            <ArrowLeft className="h-5 w-5" aria-hidden="true" />
-            Return to Campaign
-          </Link>
-        </Button>
-      </div>
-    </div>
+    </>
   );
 }
 
@@ -110,7 +155,7 @@ export function PaymentInstructions({ campaign }: { campaign: Campaign }) {
  * The donor's payment reference in large type with a copy button: the one thing the bank transfer
  * must carry so the treasurer can match it (issue 11).
  */
-function ReferenceCard({ reference }: { reference: string }) {
+export function ReferenceCard({ reference }: { reference: string }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {

@@ -25,6 +25,7 @@ import { FieldError, Label } from '../../../components/ui/label';
 import { cn } from '../../../lib/cn';
 import { rememberPledgeReference } from '../../../lib/last-pledge';
 import { navigate } from '../../../lib/navigation';
+import { rememberStatusLink } from '../../../lib/status-link';
 import { queryKeys } from '../../../lib/query-keys';
 import { useCreatePledge } from '../api';
 
@@ -100,6 +101,7 @@ export default function PledgeDialog({
       submission.current = null;
       // The thank-you page shows the payment reference (a honeypot answer has none).
       if (typeof created.reference === 'string') rememberPledgeReference(created.reference);
+      rememberStatusLink(created);
     } catch {
       return; // "Pledge Failed" toast shown by the mutation; the form keeps what was typed.
     }

@@ -10,6 +10,7 @@ import {
   type TestApp,
 } from '../../tests/helpers/test-app';
 import { openPostgres, type Database } from '../db/client';
+import { readModelLoader } from '../read-model-loader';
 import { CampaignSnapshot } from './snapshot';
 import { FEED_APPLICATION_NAME, startChangeFeed } from './change-feed';
 
@@ -97,7 +98,7 @@ describe('snapshot exactness on one instance', () => {
   });
 
   it('listens on PostgreSQL only (PGlite is one process per DATA_DIR)', async () => {
-    const snapshot = new CampaignSnapshot(t.database.db);
+    const snapshot = new CampaignSnapshot(readModelLoader(t.database.db));
     const feed = startChangeFeed({ database: t.database, snapshot, log: t.app.log });
     await feed.ready;
     const postgres = testDbKind() === 'postgres';

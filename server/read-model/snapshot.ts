@@ -1,27 +1,51 @@
-import { RECENT_PLEDGES_LIMIT } from '../../shared/constants';
+import { PUBLIC_PLEDGES_MAX, RECENT_PLEDGES_LIMIT } from '../../shared/constants';
 import type { PledgeStats, PublicPledge } from '../../shared/schemas/pledge';
 import type { Progress } from '../../shared/schemas/progress';
 import type { DeliveryUpdate } from '../../shared/schemas/update';
-import type { Db } from '../db/client';
 import { CachedBody } from './cached-body';
 import { SharedExclusiveLock } from './shared-exclusive-lock';
-import * as pledgeRepo from '../modules/pledges/repo';
-import * as progressRepo from '../modules/progress/repo';
-import * as updateRepo from '../modules/updates/repo';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-interface RecentPledge {
+/** A pledge among the newest, with the key the database orders it by. */
+export interface RecentPledge {
+  /** created_at in whole microseconds (a JS Date keeps only milliseconds). */
   micros: number;
   id: string;
   pledge: PublicPledge;
 }
 
-const toRecent = (r: pledgeRepo.TimedPledgeRow): RecentPledge => ({
-  micros: r.createdMicros,
-  id: r.id,
-  pledge: pledgeRepo.toPublicPledge(r),
-});
+/** The pledge_totals row: every total the snapshot keeps, and its version. */
+export interface CampaignTotals {
+  version: number;
+  containers: number;
+  confirmedContainers: number;
+  pledgeCount: number;
+  paidCount: number;
+  usdAmount: number;
+  jmdAmount: number;
+  /** Money received (confirmed pledges' received amounts), per currency. */
+  receivedUsd: number;
+  receivedJmd: number;
+  donorCount: number;
+}
+
+export interface ProgressSettings {
+  manualAdjustment: number;
+  goalAmount: number;
+  updatedAt: Date;
+}
+
+/**
+ * What a reload reads. The app builds it from the modules' repos (server/read-model-loader.ts), so
+ * the read model does not import the modules that write through it.
+ */
+export interface ReadModelLoader {
+  totals(): Promise<CampaignTotals>;
+  progressSettings(): Promise<ProgressSettings>;
+  recentPledges(limit: number): Promise<RecentPledge[]>;
+  deliveryUpdates(): Promise<DeliveryUpdate[]>;
+}
 
 /** SQL's `order by created_at desc, id desc`: uuid order is the order of their hex strings. */
 function newestFirst(a: RecentPledge, b: RecentPledge): number {
@@ -29,8 +53,8 @@ function newestFirst(a: RecentPledge, b: RecentPledge): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
-/** How many newest pledges stay in memory: enough for ?limit= up to this without SQL. */
-export const SNAPSHOT_RECENT = 50;
+/** How many newest pledges stay in memory: every public list is served from them, without SQL. */
+export const SNAPSHOT_RECENT = PUBLIC_PLEDGES_MAX;
 
 /**
  * The public state of the campaign, held in memory so public reads cost no SQL (issue 6).
@@ -68,7 +92,7 @@ export class CampaignSnapshot {
   /** Listeners told after every change (e.g. NOTIFY to other instances). */
   onChange: (() => void) | undefined;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly loader: ReadModelLoader) {}
 
   progress(): Progress {
     return {
@@ -104,10 +128,6 @@ export class CampaignSnapshot {
     if (status === 'paid') return this.paidCount;
     if (status === 'pending') return this.pledgeCount - this.paidCount;
     return this.pledgeCount;
-  }
-
-  canServeRecent(limit: number): boolean {
-    return limit <= SNAPSHOT_RECENT;
   }
 
   deliveryUpdates(): DeliveryUpdate[] {
@@ -195,16 +215,14 @@ export class CampaignSnapshot {
    * After an insert of pledges (the hot path): the totals the same write read back (one row) and
    * the new rows merged into the newest 50, without any scan.
    */
-  addPledges(rows: pledgeRepo.TimedPledgeRow[], totals: pledgeRepo.PledgeTotals | undefined): void {
+  addPledges(rows: RecentPledge[], totals: CampaignTotals | undefined): void {
     // Batches applied out of order must not step the totals back: keep the newest version.
     if (totals && totals.version >= this.totalsVersion) this.setTotals(totals);
     else if (!totals) this.stale = true;
-    this.recent = [...rows.map(toRecent), ...this.recent]
-      .sort(newestFirst)
-      .slice(0, SNAPSHOT_RECENT);
+    this.recent = [...rows, ...this.recent].sort(newestFirst).slice(0, SNAPSHOT_RECENT);
   }
 
-  private setTotals(t: pledgeRepo.PledgeTotals): void {
+  private setTotals(t: CampaignTotals): void {
     this.totalsVersion = t.version;
     this.pledgeContainers = t.containers;
     this.confirmedContainers = t.confirmedContainers;
@@ -220,18 +238,18 @@ export class CampaignSnapshot {
   /** A handful of small reads: the totals row, the progress row, 50 pledges, the updates. */
   private async loadUnlocked(): Promise<void> {
     const [totals, progressRow, recentRows, updateRows] = await Promise.all([
-      pledgeRepo.readPledgeTotals(this.db),
-      progressRepo.readProgressRow(this.db),
-      pledgeRepo.listRecentPledges(this.db, SNAPSHOT_RECENT),
-      updateRepo.listUpdates(this.db),
+      this.loader.totals(),
+      this.loader.progressSettings(),
+      this.loader.recentPledges(SNAPSHOT_RECENT),
+      this.loader.deliveryUpdates(),
     ]);
     this.setTotals(totals);
     this.stale = false;
     this.manualAdjustment = progressRow.manualAdjustment;
     this.goalAmount = progressRow.goalAmount;
     this.progressUpdatedAt = progressRow.updatedAt;
-    this.recent = recentRows.map(toRecent);
-    this.updates = updateRows.map(updateRepo.toDeliveryUpdate);
+    this.recent = recentRows;
+    this.updates = updateRows;
     this.cache.clear();
   }
 }

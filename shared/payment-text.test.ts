@@ -1,14 +1,10 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { campaignSchema } from '../../../shared/schemas/campaign';
+import { campaignSchema } from './schemas/campaign';
 import { paymentFileName, paymentInstructionsText } from './payment-text';
 
-const campaign = campaignSchema.parse(
-  JSON.parse(
-    readFileSync(path.resolve(import.meta.dirname, '../../../config/campaign.json'), 'utf8'),
-  ),
-);
+import campaignJson from '../config/campaign.json';
+
+const campaign = campaignSchema.parse(campaignJson);
 
 describe('payment instructions file', () => {
   it('is named after the supplier brand', () => {

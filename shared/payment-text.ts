@@ -1,4 +1,4 @@
-import type { Campaign } from '../../../shared/schemas/campaign';
+import type { Campaign } from './schemas/campaign';
 
 /** "GreenBox-Payment-Instructions.txt": the supplier brand, then "-Payment-Instructions.txt". */
 export function paymentFileName(campaign: Campaign): string {

@@ -13,4 +13,6 @@ CREATE TABLE "statement_lines" (
 	CONSTRAINT "statement_lines_fingerprint_unique" UNIQUE("fingerprint")
 );
 --> statement-breakpoint
-CREATE INDEX "statement_lines_status_idx" ON "statement_lines" USING btree ("status","booked_on");
+ALTER TABLE "pledges" ADD COLUMN "idempotency_key" text;--> statement-breakpoint
+CREATE INDEX "statement_lines_status_idx" ON "statement_lines" USING btree ("status","booked_on");--> statement-breakpoint
+ALTER TABLE "pledges" ADD CONSTRAINT "pledges_idempotency_key_unique" UNIQUE("idempotency_key");

@@ -1,0 +1,86 @@
+import { formatMoney } from '../../../../shared/format';
+import { EMAIL_KIND_LABELS, type AdminEmailMessage } from '../../../../shared/schemas/email';
+import type { AdminPledge } from '../../../../shared/schemas/pledge';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { usePledgeEmails, useResendInstructions } from '../api';
+
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+function statusText(m: AdminEmailMessage): string {
+  if (m.status === 'sent') return `Sent ${when(m.sentAt!)}`;
+  if (m.status === 'failed') return `Not sent: refused for 24 hours (${m.attempts} attempts)`;
+  return m.attempts === 0
+    ? 'Waiting to be sent'
+    : `Waiting: ${m.attempts} attempt${m.attempts === 1 ? '' : 's'} refused, next try ${when(m.nextAttemptAt!)}`;
+}
+
+/** Which e-mails a pledge got (issue 12), and "Resend instructions". */
+export function PledgeEmailsDialog({
+  pledge,
+  onOpenChange,
+}: {
+  pledge: AdminPledge | null;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const emails = usePledgeEmails(pledge?.id);
+  const resend = useResendInstructions();
+  return (
+    <Dialog open={pledge !== null} onOpenChange={onOpenChange}>
+      <DialogContent
+        title="E-mails"
+        description={
+          pledge
+            ? `Messages to ${pledge.email} about the pledge of ${formatMoney(pledge.amount, pledge.currency)}.`
+            : undefined
+        }
+      >
+        {emails.isLoading ? (
+          <Skeleton className="h-16 w-full" />
+        ) : emails.isError ? (
+          <p className="text-red-700">Could not load the e-mails.</p>
+        ) : emails.data && emails.data.length > 0 ? (
+          <ul className="divide-y divide-ink-100 rounded-xl border border-ink-100">
+            {emails.data.map((m) => (
+              <li key={m.id} className="grid gap-1 px-4 py-3">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="font-semibold text-ink-900">{EMAIL_KIND_LABELS[m.kind]}</span>
+                  <Badge
+                    variant={
+                      m.status === 'sent'
+                        ? 'default'
+                        : m.status === 'failed'
+                          ? 'destructive'
+                          : 'secondary'
+                    }
+                  >
+                    {m.status === 'sent' ? 'Sent' : m.status === 'failed' ? 'Failed' : 'Waiting'}
+                  </Badge>
+                </div>
+                <p className="text-sm text-ink-700">{statusText(m)}</p>
+                {m.lastError && m.status !== 'sent' ? (
+                  <p className="text-sm break-words text-ink-600">Last error: {m.lastError}</p>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-ink-700">No e-mails for this pledge yet.</p>
+        )}
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Close
+          </Button>
+          <Button
+            disabled={!pledge || resend.isPending}
+            onClick={() => pledge && resend.mutate(pledge.id)}
+          >
+            {resend.isPending ? 'Queuing...' : 'Resend instructions'}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,39 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DonorPledgeView } from '../../../shared/schemas/email';
+import { toast } from '../../components/ui/toast-store';
+import { apiRequest, errorMessage, getJson } from '../../lib/api-client';
+
+const statusKey = (id: string) => ['pledge-status', id] as const;
+
+/** GET /api/pledges/{id}/status?t=: the donor's own pledge, only with the link's token. */
+export function useDonorPledge(id: string, token: string) {
+  return useQuery<DonorPledgeView>({
+    queryKey: statusKey(id),
+    queryFn: () =>
+      getJson(`/api/pledges/${encodeURIComponent(id)}/status?t=${encodeURIComponent(token)}`),
+  });
+}
+
+/** "I've sent the transfer": POST /api/pledges/{id}/sent with the token in the body. */
+export function useMarkSent(id: string, token: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () =>
+      (await (
+        await apiRequest('POST', `/api/pledges/${encodeURIComponent(id)}/sent`, { t: token })
+      ).json()) as DonorPledgeView,
+    onSuccess: (view) => {
+      queryClient.setQueryData(statusKey(id), view);
+      toast({
+        title: 'Thank you',
+        description: 'We have noted that you sent the transfer.',
+      });
+    },
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: errorMessage(error, 'Could not record that. Please try again.'),
+        variant: 'destructive',
+      }),
+  });
+}

@@ -1,0 +1,121 @@
+import { ArrowLeft, CircleCheck, Clock, Download, Send } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { formatMoney, formatNumber } from '../../../../shared/format';
+import { PAYMENT_STATE_LABEL } from '../../../../shared/received';
+import type { DonorPledgeView } from '../../../../shared/schemas/email';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Link } from '../../../lib/navigation';
+import { useMarkSent } from '../api';
+
+function day(iso: string): string {
+  return new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long' });
+}
+
+/** The donor's status page (issue 12): where the pledge stands, and how to pay it. */
+export function PledgeStatus({
+  pledge,
+  token,
+  paymentDetails,
+  onDownload,
+}: {
+  pledge: DonorPledgeView;
+  token: string;
+  /** The campaign's payment details (the route passes them in: features do not import features). */
+  paymentDetails: ReactNode;
+  onDownload: () => void;
+}) {
+  const markSent = useMarkSent(pledge.id, token);
+  const paid = pledge.status === 'paid';
+  const rows: [string, string][] = [
+    ['Amount pledged', formatMoney(pledge.amount, pledge.currency)],
+    ['Meal containers', formatNumber(pledge.containers)],
+    ['Pledged on', day(pledge.createdAt)],
+  ];
+  if (pledge.reference) rows.push(['Payment reference', pledge.reference]);
+  if (pledge.amountReceived !== null)
+    rows.push([
+      'Amount received',
+      formatMoney(pledge.amountReceived, pledge.currencyReceived ?? pledge.currency),
+    ]);
+  if (pledge.status === 'part-paid')
+    rows.push(['Still to pay', formatMoney(pledge.outstandingAmount, pledge.currency)]);
+  if (pledge.paymentConfirmedAt)
+    rows.push(['Payment confirmed on', day(pledge.paymentConfirmedAt)]);
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
+      <div className="text-center">
+        {paid ? (
+          <CircleCheck className="mx-auto h-14 w-14 text-brand-700" aria-hidden="true" />
+        ) : (
+          <Clock className="mx-auto h-14 w-14 text-brand-700" aria-hidden="true" />
+        )}
+        <h1 className="mt-4 text-3xl font-extrabold tracking-tight text-ink-900 sm:text-4xl">
+          Your Pledge Status
+        </h1>
+        <p className="mx-auto mt-3 max-w-xl text-lg text-ink-700">
+          Thank you, {pledge.name}.{' '}
+          {paid
+            ? 'Your payment has arrived: your gift is turning into meals.'
+            : pledge.status === 'part-paid'
+              ? 'Part of your payment has arrived. Thank you: the rest can follow by the same transfer.'
+              : 'Your pledge is recorded; this page shows when your payment arrives.'}
+        </p>
+      </div>
+
+      <Card className="mt-8 p-5 sm:p-6">
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 className="text-xl font-bold text-ink-900">Status</h2>
+          <Badge variant={paid ? 'default' : 'secondary'} className="text-sm">
+            {PAYMENT_STATE_LABEL[pledge.status]}
+          </Badge>
+        </div>
+        <dl className="mt-4 divide-y divide-ink-100 rounded-xl border border-ink-100">
+          {rows.map(([label, value]) => (
+            <div key={label} className="grid gap-0.5 px-4 py-2.5 sm:grid-cols-[13rem_1fr] sm:gap-4">
+              <dt className="text-sm font-medium text-ink-600">{label}</dt>
+              <dd className="font-semibold break-words text-ink-900">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        {paid ? null : pledge.donorSaysSentAt ? (
+          <p className="mt-4 flex gap-2 text-ink-800" role="status">
+            <Send className="mt-1 h-4 w-4 shrink-0 text-brand-700" aria-hidden="true" />
+            You told us on {day(pledge.donorSaysSentAt)} that you sent the transfer. We will e-mail
+            you a receipt when it arrives; bank transfers can take a few working days.
+          </p>
+        ) : (
+          <div className="mt-5 flex flex-col gap-2 sm:flex-row sm:items-center">
+            <Button disabled={markSent.isPending} onClick={() => markSent.mutate()}>
+              <Send className="h-4 w-4" aria-hidden="true" />
+              {markSent.isPending ? 'Saving…' : 'I\u2019ve sent the transfer'}
+            </Button>
+            <p className="text-sm text-ink-600">Tell us once your bank has sent the money.</p>
+          </div>
+        )}
+      </Card>
+
+      {paid ? null : (
+        <>
+          <h2 className="mt-10 text-2xl font-bold text-ink-900">How to pay</h2>
+          {paymentDetails}
+        </>
+      )}
+
+      <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
+        <Button size="lg" variant={paid ? 'outline' : 'default'} onClick={onDownload}>
+          <Download className="h-5 w-5" aria-hidden="true" />
+          Download Instructions
+        </Button>
+        <Button size="lg" variant="outline" asChild>
+          <Link to="/">
+            <ArrowLeft className="h-5 w-5" aria-hidden="true" />
+            Return to Campaign
+          </Link>
+        </Button>
+      </div>
+    </div>
+  );
+}

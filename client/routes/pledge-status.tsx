@@ -1,0 +1,45 @@
+import { useEffect } from 'react';
+import { Skeleton } from '../components/ui/skeleton';
+import {
+  downloadInstructions,
+  PaymentDetails,
+  ReferenceCard,
+} from '../features/campaign/components/payment-instructions';
+import { useCampaign } from '../features/campaign/use-campaign';
+import { useDonorPledge } from '../features/pledge-status/api';
+import { PledgeStatus } from '../features/pledge-status/components/pledge-status';
+import { NotFoundPage } from './not-found';
+
+/**
+ * /pledge/{id}?t={token} (issue 12). Anything the server does not recognise (wrong or missing
+ * token, unknown pledge) is the ordinary 404 page: the server already answered it with 404.
+ */
+export function PledgeStatusPage({ id }: { id: string }) {
+  const token = new URLSearchParams(window.location.search).get('t') ?? '';
+  const campaign = useCampaign();
+  const pledge = useDonorPledge(id, token);
+  useEffect(() => {
+    document.title = pledge.isError ? '404 Page Not Found' : 'Your Pledge Status';
+  }, [pledge.isError]);
+  if (pledge.isError) return <NotFoundPage />;
+  if (!campaign || !pledge.data)
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-14" aria-busy="true">
+        <Skeleton className="mx-auto h-10 w-80" />
+        <Skeleton className="mt-8 h-64 w-full" />
+      </div>
+    );
+  return (
+    <PledgeStatus
+      pledge={pledge.data}
+      token={token}
+      paymentDetails={
+        <>
+          <ReferenceCard reference={pledge.data.reference} />
+          <PaymentDetails campaign={campaign} />
+        </>
+      }
+      onDownload={() => downloadInstructions(campaign, pledge.data.reference)}
+    />
+  );
+}

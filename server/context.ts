@@ -1,0 +1,24 @@
+import type { AppConfig } from './config';
+import type { Database, Db } from './db/client';
+import type { EmailService } from './modules/email/email-service';
+import type { Sessions } from './plugins/auth';
+import type { CampaignSnapshot } from './read-model/snapshot';
+import type { LocalObjectStorage } from './storage/local-storage';
+
+/**
+ * What route modules and plugins need from the app, handed to each `register*(app, ctx)`.
+ * A module of its own (types only), so the modules never import server/app.ts, which imports them.
+ */
+export interface AppContext {
+  config: AppConfig;
+  db: Db;
+  database: Database;
+  /** The public state in memory (server/read-model/). */
+  snapshot: CampaignSnapshot;
+  sessions: Sessions;
+  storage: LocalObjectStorage;
+  uploadSecret: string;
+  passwordHash: () => string;
+  /** E-mail: status links, the outbox and its worker (issue 12). */
+  email: EmailService;
+}

@@ -1,0 +1,93 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { AppConfig } from './config';
+import type { Database, Db } from './db/client';
+import { runMigrations } from './db/migrate';
+import { keepPlannerStatistics } from './db/planner-statistics';
+import { generatePassword, hashPassword } from './modules/admin/password';
+import * as adminRepo from './modules/admin/repo';
+import { startChangeFeed, type ChangeFeed } from './read-model/change-feed';
+import { CampaignSnapshot } from './read-model/snapshot';
+import { readModelLoader } from './read-model-loader';
+import { LocalObjectStorage } from './storage/local-storage';
+
+/**
+ * The admin password hash: from ADMIN_PASSWORD, or generated once and stored
+ * (docs/decisions/003-sessions-and-passwords.md).
+ */
+async function resolvePasswordHash(db: Db, config: AppConfig, onGenerated?: (pw: string) => void) {
+  if (config.adminPassword) return hashPassword(config.adminPassword);
+  let generated: string | undefined;
+  const { value, created } = await adminRepo.getOrCreateSetting(
+    db,
+    'admin_password_hash',
+    async () => {
+      generated = generatePassword();
+      return hashPassword(generated);
+    },
+  );
+  if (created && generated) onGenerated?.(generated);
+  return value;
+}
+
+/** Start-up before any request: migrations, the upload folder, the stored secrets. */
+export async function prepareData(
+  config: AppConfig,
+  database: Database,
+  onGeneratedPassword?: (password: string) => void,
+) {
+  const { db } = database;
+  await runMigrations(database);
+  const storage = new LocalObjectStorage(path.join(config.dataDir, 'uploads'));
+  // PGlite locks DATA_DIR, so leftovers there are this process's own crashed uploads.
+  await storage.init(database.kind === 'pglite');
+  // Shared folders (several instances over PostgreSQL) are swept while running, too.
+  const sweeper = setInterval(() => void storage.sweep().catch(() => undefined), 30 * 60_000);
+  sweeper.unref();
+  const [passwordHash, uploadSecret] = await Promise.all([
+    resolvePasswordHash(db, config, onGeneratedPassword),
+    adminRepo
+      .getOrCreateSetting(db, 'upload_signing_secret', () => randomBytes(32).toString('base64url'))
+      .then((s) => s.value),
+  ]);
+  return { storage, sweeper, passwordHash, uploadSecret };
+}
+
+/**
+ * The public state in memory (docs/decisions/004-in-memory-snapshot.md). On PostgreSQL, LISTEN
+ * before the first load: a change by another instance in between is then in the load or announced
+ * after it.
+ */
+export async function startReadModel(database: Database, log: FastifyBaseLogger) {
+  const snapshot = new CampaignSnapshot(readModelLoader(database.db));
+  const changeFeed = startChangeFeed({ database, snapshot, log });
+  try {
+    await changeFeed.ready;
+    await snapshot.reload();
+  } catch (err) {
+    await changeFeed.close();
+    throw err;
+  }
+  const stopStatistics = keepPlannerStatistics(database, () => snapshot.countByStatus('all'), log);
+  return { snapshot, changeFeed, stopStatistics };
+}
+
+/** What buildApp started, stopped when the app closes (the database itself is the caller's). */
+export function closeWithApp(
+  app: FastifyInstance,
+  parts: {
+    config: AppConfig;
+    db: Db;
+    sweeper: NodeJS.Timeout;
+    changeFeed: ChangeFeed;
+    stopStatistics: () => void;
+  },
+): void {
+  app.addHook('onClose', async () => {
+    parts.stopStatistics();
+    clearInterval(parts.sweeper);
+    await parts.changeFeed.close();
+    await adminRepo.deleteExpiredSessions(parts.db, parts.config.now()).catch(() => undefined);
+  });
+}

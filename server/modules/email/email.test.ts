@@ -1,0 +1,412 @@
+import { simpleParser } from 'mailparser';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import campaign from '../../../config/campaign.json';
+import { startTestSmtp, type TestSmtp } from '../../../tests/helpers/smtp';
+import { startTestApp, type TestApp } from '../../../tests/helpers/test-app';
+import { ConfigError, loadConfig } from '../../config';
+
+/** Issue 12: instruction and receipt e-mails through the outbox, over real SMTP. */
+const FAST_RETRY = { MAIL_RETRY_BASE_MS: '100', MAIL_POLL_MS: '50' };
+
+interface Created {
+  id: string;
+  statusUrl: string;
+}
+
+async function pledge(t: TestApp, body: Record<string, unknown>): Promise<Created> {
+  const res = await t.request('/api/pledges', { method: 'POST', json: body });
+  expect(res.status).toBe(201);
+  return (await res.json()) as Created;
+}
+
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function outboxRows(t: TestApp) {
+  const res = (await t.database.db.execute(
+    sql`select id, pledge_id, kind, attempts, sent_at, last_error from outbox order by created_at`,
+  )) as unknown as {
+    rows: { id: string; pledge_id: string; kind: string; attempts: number; sent_at: unknown }[];
+  };
+  return res.rows;
+}
+
+describe('e-mail over SMTP', () => {
+  let smtp: TestSmtp;
+  let t: TestApp;
+  let cookie: string;
+
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    t = await startTestApp({
+      env: {
+        SMTP_URL: smtp.url,
+        MAIL_FROM: 'Relief Campaign <relief@campaign.test>',
+        PUBLIC_URL: 'https://relief.example.org',
+        ...FAST_RETRY,
+      },
+    });
+    cookie = await t.login();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('sends the instructions of a new pledge: amount, containers, bank details, status link', async () => {
+    // Another donor's pledge first: it must never appear in this donor's e-mail.
+    await pledge(t, { name: 'Other Donor', email: 'other@donors.test', amount: 77 });
+    await smtp.waitFor(1);
+    const created = await pledge(t, {
+      name: 'Marcia <b>Brown</b>',
+      email: 'marcia@donors.test',
+      amount: 1250,
+      currency: 'USD',
+      isAnonymous: true,
+    });
+    expect(created.statusUrl).toMatch(new RegExp(`^/pledge/${created.id}\\?t=[\\w-]{40,}$`));
+    const [, mail] = await smtp.waitFor(2);
+    expect(mail!.to).toMatchObject({ value: [{ address: 'marcia@donors.test' }] });
+    expect(mail!.from!.value[0]).toMatchObject({ address: 'relief@campaign.test' });
+    expect(mail!.replyTo!.value[0]!.address).toBe(campaign.payment.confirmationEmail);
+    expect(mail!.subject).toBe(`Thank you for your pledge to ${campaign.name}: how to complete it`);
+    const text = mail!.text!;
+    expect(text).toContain('Dear Marcia <b>Brown</b>,');
+    expect(text).toContain('US$1,250');
+    expect(text).toContain('11,363 meal containers');
+    for (const value of [
+      campaign.payment.usdWire.accountNumber,
+      campaign.payment.usdWire.swift,
+      campaign.payment.usdWire.intermediaryBank.aba,
+      campaign.payment.jmdTransfer.accountNumber,
+      campaign.payment.operationName,
+      campaign.payment.confirmationEmail,
+    ])
+      expect(text).toContain(value);
+    expect(text).toContain(`https://relief.example.org${created.statusUrl}`);
+    expect(text).not.toContain('Other Donor');
+    expect(text).not.toContain('other@donors.test');
+    // The HTML part: the same facts, the name escaped, the link as a button.
+    const htmlPart = mail!.html as string;
+    expect(htmlPart).toContain('Marcia &lt;b&gt;Brown&lt;/b&gt;');
+    expect(htmlPart).not.toContain('<b>Brown</b>');
+    expect(htmlPart).toContain('US$1,250');
+    expect(htmlPart).toContain(campaign.payment.usdWire.accountNumber);
+    expect(htmlPart).toContain(
+      `href="https://relief.example.org${created.statusUrl.replace('?', '?')}"`,
+    );
+    expect(htmlPart).not.toContain('Other Donor');
+    // Marked sent once the server accepted it (on PostgreSQL at the end of the batch's transaction).
+    const rows = await until(
+      () => outboxRows(t),
+      (rs) => rs.filter((r) => r.pledge_id === created.id && r.sent_at !== null).length === 1,
+    );
+    expect(rows.filter((r) => r.pledge_id === created.id)).toMatchObject([
+      { kind: 'instructions', attempts: 1 },
+    ]);
+    expect(mail!.messageId).toBe(
+      `<${rows.find((r) => r.pledge_id === created.id)!.id}@campaign.test>`,
+    );
+  });
+
+  it('sends a receipt with the amount received and the date when the payment is confirmed', async () => {
+    const created = await pledge(t, {
+      name: 'Devon Receipt',
+      email: 'devon@donors.test',
+      amount: 15200,
+      currency: 'JMD',
+    });
+    const before = (await smtp.waitFor(3)).length;
+    const res = await t.request(`/api/pledges/${created.id}/confirm`, {
+      method: 'PUT',
+      json: {},
+      cookie,
+    });
+    expect(res.status).toBe(200);
+    const { paymentConfirmedAt } = (await res.json()) as { paymentConfirmedAt: string };
+    const mails = await smtp.waitFor(before + 1);
+    const receipt = mails[before]!;
+    expect(receipt.to).toMatchObject({ value: [{ address: 'devon@donors.test' }] });
+    expect(receipt.subject).toBe(`Receipt: your donation to ${campaign.name} has arrived`);
+    const day = new Intl.DateTimeFormat('en-US', {
+      dateStyle: 'long',
+      timeZone: 'America/Jamaica',
+    }).format(new Date(paymentConfirmedAt));
+    expect(receipt.text).toContain(`We have received your payment of J$15,200 on ${day}.`);
+    expect(receipt.text).toContain('Amount received: J$15,200');
+    expect(receipt.html).toContain('J$15,200');
+    expect(receipt.html).toContain(day);
+    expect(receipt.text).toContain(`https://relief.example.org${created.statusUrl}`);
+    // A second confirm changes nothing and sends nothing.
+    await t.request(`/api/pledges/${created.id}/confirm`, { method: 'PUT', json: {}, cookie });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.received.length).toBe(before + 1);
+  });
+
+  it('retries while the server refuses, then delivers once', async () => {
+    smtp.refuse = true;
+    const before = smtp.received.length;
+    const created = await pledge(t, {
+      name: 'Retry Donor',
+      email: 'retry@donors.test',
+      amount: 40,
+    });
+    await until(
+      async () => (await outboxRows(t)).find((r) => r.pledge_id === created.id)!,
+      (r) => r.attempts >= 3,
+    );
+    expect(smtp.refusals).toBeGreaterThanOrEqual(3);
+    expect(smtp.received.length).toBe(before);
+    const admin = await t.request(`/api/admin/pledges/${created.id}/emails`, { cookie });
+    expect(((await admin.json()) as { items: unknown[] }).items).toMatchObject([
+      { kind: 'instructions', status: 'waiting', lastError: expect.stringContaining('451') },
+    ]);
+    smtp.refuse = false;
+    const mails = await smtp.waitFor(before + 1);
+    expect(mails[before]!.to).toMatchObject({ value: [{ address: 'retry@donors.test' }] });
+    await until(
+      async () => (await outboxRows(t)).find((r) => r.pledge_id === created.id)!,
+      (r) => r.sent_at !== null,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(
+      smtp.received.filter(
+        (m) => m.subject?.startsWith('Thank you') && m.text?.includes('Retry Donor'),
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('shows the admin each pledge’s messages and resends the instructions', async () => {
+    const created = await pledge(t, {
+      name: 'Resend Donor',
+      email: 'resend@donors.test',
+      amount: 5,
+    });
+    await until(
+      async () => (await outboxRows(t)).find((r) => r.pledge_id === created.id)!,
+      (r) => r.sent_at !== null,
+    );
+    const before = smtp.received.length;
+    expect((await t.request(`/api/admin/pledges/${created.id}/emails`)).status).toBe(401);
+    expect(
+      (
+        await t.request(`/api/admin/pledges/${created.id}/emails/resend`, {
+          method: 'POST',
+          json: {},
+        })
+      ).status,
+    ).toBe(401);
+    const res = await t.request(`/api/admin/pledges/${created.id}/emails/resend`, {
+      method: 'POST',
+      json: {},
+      cookie,
+    });
+    expect(res.status).toBe(201);
+    const mails = await smtp.waitFor(before + 1);
+    expect(mails[before]!.to).toMatchObject({ value: [{ address: 'resend@donors.test' }] });
+    // The same link as the first e-mail: it keeps working.
+    expect(mails[before]!.text).toContain(`https://relief.example.org${created.statusUrl}`);
+    const list = await until(
+      async () =>
+        (
+          (await (
+            await t.request(`/api/admin/pledges/${created.id}/emails`, { cookie })
+          ).json()) as {
+            items: { kind: string; status: string }[];
+          }
+        ).items,
+      (items) => items.every((i) => i.status === 'sent'),
+    );
+    expect(list.map((i) => i.kind)).toEqual(['instructions', 'instructions']);
+    const missing = await t.request(
+      '/api/admin/pledges/00000000-0000-4000-8000-000000000000/emails',
+      { cookie },
+    );
+    expect(missing.status).toBe(404);
+    const bad = await t.request('/api/admin/pledges/nope/emails', { cookie });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('the donor status link', () => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await startTestApp({ env: FAST_RETRY });
+    cookie = await t.login();
+  });
+  afterAll(() => t?.close());
+
+  it('opens the status with the right token only, and records "I\'ve sent the transfer"', async () => {
+    const created = await pledge(t, {
+      name: 'Status Donor',
+      email: 'status@donors.test',
+      amount: 300,
+    });
+    const other = await pledge(t, { name: 'Other', email: 'o@donors.test', amount: 1 });
+    const token = new URL(created.statusUrl, 'http://x').searchParams.get('t')!;
+    const ok = await t.request(`/api/pledges/${created.id}/status?t=${token}`);
+    expect(ok.status).toBe(200);
+    const view = await ok.json();
+    expect(view).toMatchObject({
+      id: created.id,
+      name: 'Status Donor',
+      amount: 300,
+      currency: 'USD',
+      containers: 2727,
+      status: 'pending',
+      donorSaysSentAt: null,
+    });
+    expect(JSON.stringify(view)).not.toContain('status@donors.test');
+
+    // Wrong, missing, another pledge's token, unknown id, malformed id: one and the same 404.
+    const otherToken = new URL(other.statusUrl, 'http://x').searchParams.get('t')!;
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const url of [
+      `/api/pledges/${created.id}/status?t=${token.slice(0, -1)}x`,
+      `/api/pledges/${created.id}/status`,
+      `/api/pledges/${created.id}/status?t=${otherToken}`,
+      `/api/pledges/${unknown}/status?t=${token}`,
+      `/api/pledges/not-an-id/status?t=${token}`,
+    ]) {
+      const res = await t.request(url);
+      expect(res.status, url).toBe(404);
+      expect(await res.json(), url).toEqual({ message: 'Pledge not found' });
+    }
+
+    // The page itself: 200 with the token, otherwise the very page any unknown path gets.
+    const page = await t.request(created.statusUrl);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const notFoundBody = await (await t.request('/no-such-page')).text();
+    for (const url of [
+      `/pledge/${created.id}?t=wrong`,
+      `/pledge/${created.id}`,
+      `/pledge/${unknown}?t=${token}`,
+    ]) {
+      const res = await t.request(url);
+      expect(res.status, url).toBe(404);
+      expect(await res.text(), url).toBe(notFoundBody);
+    }
+
+    // "I've sent the transfer": needs the token, records the date once, shows in the admin table.
+    expect(
+      (await t.request(`/api/pledges/${created.id}/sent`, { method: 'POST', json: { t: 'wrong' } }))
+        .status,
+    ).toBe(404);
+    const sent = await t.request(`/api/pledges/${created.id}/sent`, {
+      method: 'POST',
+      json: { t: token },
+    });
+    expect(sent.status).toBe(200);
+    const { donorSaysSentAt } = (await sent.json()) as { donorSaysSentAt: string };
+    expect(Date.now() - Date.parse(donorSaysSentAt)).toBeLessThan(60_000);
+    const again = await t.request(`/api/pledges/${created.id}/sent`, {
+      method: 'POST',
+      json: { t: token },
+    });
+    expect(((await again.json()) as { donorSaysSentAt: string }).donorSaysSentAt).toBe(
+      donorSaysSentAt,
+    );
+    const table = (await (await t.request('/api/admin/pledges', { cookie })).json()) as {
+      items: { id: string; donorSaysSentAt: string | null }[];
+    };
+    expect(table.items.find((i) => i.id === created.id)!.donorSaysSentAt).toBe(donorSaysSentAt);
+    expect(table.items.find((i) => i.id === other.id)!.donorSaysSentAt).toBeNull();
+
+    // Paid after confirmation.
+    await t.request(`/api/pledges/${created.id}/confirm`, { method: 'PUT', json: {}, cookie });
+    const paid = await (await t.request(`/api/pledges/${created.id}/status?t=${token}`)).json();
+    expect(paid).toMatchObject({ status: 'paid' });
+  });
+
+  it('stores only a hash of the token', async () => {
+    const created = await pledge(t, { name: 'Hash Donor', email: 'hash@donors.test', amount: 3 });
+    const token = new URL(created.statusUrl, 'http://x').searchParams.get('t')!;
+    const dump = (await t.database.db.execute(
+      sql`select (select json_agg(d) from donor_links d)::text || (select json_agg(o) from outbox o)::text as all`,
+    )) as unknown as { rows: { all: string }[] };
+    expect(dump.rows[0]!.all).toContain(created.id);
+    expect(dump.rows[0]!.all).not.toContain(token);
+  });
+
+  it('writes .eml files under DATA_DIR/outbox when no SMTP_URL is set', async () => {
+    const created = await pledge(t, {
+      name: 'File Donor',
+      email: 'file@donors.test',
+      amount: 20,
+      currency: 'USD',
+    });
+    const dir = path.join(t.dataDir, 'outbox');
+    const mail = await until(
+      async () => {
+        let files: string[] = [];
+        try {
+          files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
+        } catch {
+          /* not there yet */
+        }
+        for (const f of files) {
+          const parsed = await simpleParser(readFileSync(path.join(dir, f)));
+          if (parsed.text?.includes('File Donor')) return parsed;
+        }
+        return undefined;
+      },
+      (m) => m !== undefined,
+    );
+    expect(mail!.to).toMatchObject({ value: [{ address: 'file@donors.test' }] });
+    expect(mail!.text).toContain('US$20');
+    expect(mail!.text).toContain(created.statusUrl);
+    expect(readdirSync(dir).some((f) => f.endsWith('.tmp'))).toBe(false);
+  });
+});
+
+describe('e-mail configuration', () => {
+  function problems(env: Record<string, string>) {
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as ConfigError).problems;
+    }
+    return [];
+  }
+
+  it('rejects a malformed SMTP_URL with a clear message, and wants MAIL_FROM with it', () => {
+    for (const bad of [
+      'smtp.example.org',
+      'http://smtp.example.org',
+      'smtps://',
+      'smtps://user:p@ss@',
+    ]) {
+      expect(problems({ SMTP_URL: bad, MAIL_FROM: 'a@b.org' }).join('\n'), bad).toMatch(
+        /^SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL with a host, e\.g\. smtps:\/\/user:pass@smtp\.example\.org:465/,
+      );
+    }
+    expect(problems({ SMTP_URL: 'smtps://u:p@smtp.example.org:465' })).toEqual([
+      expect.stringMatching(/^MAIL_FROM: required when SMTP_URL is set/),
+    ]);
+    expect(problems({ SMTP_URL: 'smtps://u:p@smtp.example.org:465', MAIL_FROM: 'nobody' })).toEqual(
+      [expect.stringMatching(/^MAIL_FROM: must be an e-mail address/)],
+    );
+    const ok = loadConfig({
+      SMTP_URL: 'smtps://u:p@smtp.example.org:465',
+      MAIL_FROM: 'Relief <relief@example.org>',
+    });
+    expect(ok).toMatchObject({
+      smtpUrl: 'smtps://u:p@smtp.example.org:465',
+      mailFrom: 'Relief <relief@example.org>',
+    });
+    expect(loadConfig({}).smtpUrl).toBeUndefined();
+  });
+});

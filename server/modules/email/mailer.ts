@@ -1,0 +1,61 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+
+export interface OutgoingEmail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Stable per outbox row: a duplicate after a crash carries the same Message-ID. */
+  messageId: string;
+}
+
+export interface Mailer {
+  kind: 'smtp' | 'files';
+  /** Resolves once the SMTP server accepted the message (or the file is on disk). */
+  send(email: OutgoingEmail): Promise<void>;
+  close(): void;
+}
+
+/**
+ * The timeouts bound one attempt, so a hung SMTP server holds a worker (and, on PostgreSQL, its
+ * locked outbox row) for at most about a minute before the message is retried later.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
+
+export function smtpMailer(url: string, from: string, replyTo: string): Mailer {
+  const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
+  return {
+    kind: 'smtp',
+    async send(email) {
+      await transport.sendMail({ from, replyTo, ...email });
+    },
+    close: () => transport.close(),
+  };
+}
+
+/**
+ * No SMTP_URL (the embedded default): each message becomes DATA_DIR/outbox/<time>-<id>.eml, which
+ * any mail program opens. Written to a temporary name and renamed, so a file is never half there.
+ */
+export function fileMailer(dir: string, from: string, replyTo: string): Mailer {
+  const transport = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
+  return {
+    kind: 'files',
+    async send(email) {
+      const info = await transport.sendMail({ from, replyTo, ...email });
+      await mkdir(dir, { recursive: true });
+      // The local part of the Message-ID is the outbox row's id: a retry rewrites the same file.
+      const id = (/^<?([^@>]+)/.exec(email.messageId)?.[1] ?? 'message').replace(/[^\w-]/g, '');
+      const file = path.join(dir, `${id}.eml`);
+      await writeFile(`${file}.tmp`, info.message as Buffer);
+      await rename(`${file}.tmp`, file);
+    },
+    close: () => transport.close(),
+  };
+}

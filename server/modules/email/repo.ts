@@ -1,0 +1,136 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { donorLinks, outbox, type OUTBOX_KINDS, pledges } from '../../db/schema';
+
+export type OutboxKind = (typeof OUTBOX_KINDS)[number];
+export type OutboxRow = typeof outbox.$inferSelect;
+
+/**
+ * Queues the instructions e-mail of new pledges and stores their status links' hashes: one
+ * statement, called inside the pledges' own transaction (the outbox is only as good as that).
+ */
+export async function enqueueNewPledges(
+  db: DbOrTx,
+  pledges: { id: string; tokenHash: string }[],
+): Promise<void> {
+  if (pledges.length === 0) return;
+  const ids = sql.param(pledges.map((p) => p.id));
+  const hashes = sql.param(pledges.map((p) => p.tokenHash));
+  await db.execute(sql`
+    with links as (
+      insert into donor_links (pledge_id, token_hash)
+      select * from unnest(${ids}::uuid[], ${hashes}::text[])
+      on conflict (pledge_id) do nothing
+    )
+    insert into outbox (pledge_id, kind)
+    select unnest(${ids}::uuid[]), 'instructions'`);
+}
+
+export async function enqueue(db: DbOrTx, pledgeId: string, kind: OutboxKind): Promise<void> {
+  await db.insert(outbox).values({ pledgeId, kind });
+}
+
+/** A pledge made before e-mail existed (or seeded) gets its link the first time it is needed. */
+export async function ensureLink(db: DbOrTx, pledgeId: string, tokenHash: string): Promise<void> {
+  await db.insert(donorLinks).values({ pledgeId, tokenHash }).onConflictDoNothing();
+}
+
+export async function findLink(db: DbOrTx, pledgeId: string) {
+  const rows = await db.select().from(donorLinks).where(eq(donorLinks.pledgeId, pledgeId));
+  return rows[0];
+}
+
+/** "I've sent the transfer": the first date is kept (a second click changes nothing). */
+export async function markDonorSaysSent(db: DbOrTx, pledgeId: string, now: Date) {
+  await db
+    .update(donorLinks)
+    .set({ donorSaysSentAt: now })
+    .where(and(eq(donorLinks.pledgeId, pledgeId), isNull(donorLinks.donorSaysSentAt)));
+  return findLink(db, pledgeId);
+}
+
+/** donor_says_sent_at of a page of pledges (the admin table). */
+export async function donorSaysSentFor(db: DbOrTx, pledgeIds: string[]) {
+  if (pledgeIds.length === 0) return new Map<string, Date>();
+  const rows = await db
+    .select({ id: donorLinks.pledgeId, at: donorLinks.donorSaysSentAt })
+    .from(donorLinks)
+    .where(
+      and(inArray(donorLinks.pledgeId, pledgeIds), sql`${donorLinks.donorSaysSentAt} is not null`),
+    );
+  return new Map(rows.map((r) => [r.id, r.at!]));
+}
+
+export interface DueMessage {
+  message: OutboxRow;
+  pledge: typeof pledges.$inferSelect;
+  hasLink: boolean;
+}
+
+/**
+ * The next messages due, oldest first, with their pledges. `lock` (PostgreSQL, inside the
+ * sender's transaction): the rows stay locked while they are sent, and other instances skip them
+ * instead of waiting, so two instances never send the same message.
+ */
+export async function nextDue(db: DbOrTx, limit: number, lock: boolean): Promise<DueMessage[]> {
+  const q = db
+    .select({ message: outbox, pledge: pledges, linked: donorLinks.pledgeId })
+    .from(outbox)
+    .innerJoin(pledges, eq(pledges.id, outbox.pledgeId))
+    .leftJoin(donorLinks, eq(donorLinks.pledgeId, outbox.pledgeId))
+    .where(
+      and(
+        isNull(outbox.sentAt),
+        isNull(outbox.failedAt),
+        sql`${outbox.nextAttemptAt} <= clock_timestamp()`,
+      ),
+    )
+    .orderBy(asc(outbox.nextAttemptAt))
+    .limit(limit);
+  const rows = lock ? await q.for('update', { of: outbox, skipLocked: true }) : await q;
+  return rows.map((r) => ({ message: r.message, pledge: r.pledge, hasLink: r.linked !== null }));
+}
+
+export async function markSent(db: DbOrTx, id: string) {
+  await db
+    .update(outbox)
+    .set({ sentAt: sql`clock_timestamp()`, attempts: sql`${outbox.attempts} + 1`, lastError: null })
+    .where(eq(outbox.id, id));
+}
+
+/** A refused attempt: try again after `delayMs`, or give up once the message is `maxAgeMs` old. */
+export async function markFailedAttempt(
+  db: DbOrTx,
+  id: string,
+  error: string,
+  delayMs: number,
+  maxAgeMs: number,
+) {
+  const delay = sql`make_interval(secs => ${delayMs / 1000})`;
+  const maxAge = sql`make_interval(secs => ${maxAgeMs / 1000})`;
+  await db
+    .update(outbox)
+    .set({
+      attempts: sql`${outbox.attempts} + 1`,
+      lastError: error.slice(0, 500),
+      nextAttemptAt: sql`clock_timestamp() + ${delay}`,
+      failedAt: sql`case when clock_timestamp() + ${delay} > ${outbox.createdAt} + ${maxAge} then clock_timestamp() end`,
+    })
+    .where(eq(outbox.id, id));
+}
+
+export async function messagesOf(db: DbOrTx, pledgeId: string): Promise<OutboxRow[]> {
+  return db
+    .select()
+    .from(outbox)
+    .where(eq(outbox.pledgeId, pledgeId))
+    .orderBy(asc(outbox.createdAt));
+}
+
+export async function countWaiting(db: DbOrTx): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(outbox)
+    .where(and(isNull(outbox.sentAt), isNull(outbox.failedAt)));
+  return rows[0]!.n;
+}

@@ -1,0 +1,136 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  statusTokenSchema,
+  type AdminEmailMessage,
+  type DonorPledgeView,
+} from '../../../shared/schemas/email';
+import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
+import { HttpError, notFound } from '../../lib/http-error';
+import { audited } from '../audit/repo';
+import * as pledgeRepo from '../pledges/repo';
+import * as repo from './repo';
+import { tokenMatches } from './status-links';
+
+/** One answer for an unknown pledge, a wrong token and a missing one: nothing to tell apart. */
+const NOT_FOUND = 'Pledge not found';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The pledge behind a status link, or undefined for anything else (unknown id, wrong or missing
+ * token). Used by the status API and by the page route, which answers the 404 page otherwise.
+ */
+export async function pledgeForLink(db: DbOrTx, id: unknown, token: unknown) {
+  if (typeof id !== 'string' || !UUID.test(id)) return undefined;
+  const link = await repo.findLink(db, id.toLowerCase());
+  if (!tokenMatches(token, link?.tokenHash)) return undefined;
+  const pledge = await pledgeRepo.findPledge(db, id.toLowerCase());
+  return pledge && link ? { pledge, link } : undefined;
+}
+
+function donorView(
+  pledge: pledgeRepo.PledgeRow,
+  link: { donorSaysSentAt: Date | null },
+): DonorPledgeView {
+  const admin = pledgeRepo.toAdminPledge(pledge);
+  return {
+    id: pledge.id,
+    name: pledge.name,
+    amount: pledge.amount,
+    currency: pledge.currency,
+    containers: pledge.containers,
+    createdAt: admin.createdAt,
+    status: admin.paymentState,
+    reference: admin.reference,
+    amountReceived: admin.amountReceived,
+    currencyReceived: admin.currencyReceived,
+    outstandingAmount: admin.outstandingAmount,
+    paymentConfirmedAt: admin.paymentConfirmedAt,
+    donorSaysSentAt: link.donorSaysSentAt?.toISOString() ?? null,
+  };
+}
+
+function adminMessage(row: repo.OutboxRow): AdminEmailMessage {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.sentAt ? 'sent' : row.failedAt ? 'failed' : 'waiting',
+    attempts: row.attempts,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: row.sentAt?.toISOString() ?? null,
+    nextAttemptAt: row.sentAt || row.failedAt ? null : row.nextAttemptAt.toISOString(),
+  };
+}
+
+export async function emailRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db, config, email } = ctx;
+
+  async function linked(params: unknown, input: unknown) {
+    const parsed = statusTokenSchema.safeParse(input);
+    const found = parsed.success
+      ? await pledgeForLink(db, (params as { id?: unknown }).id, parsed.data.t)
+      : undefined;
+    if (!found) throw notFound(NOT_FOUND);
+    return found;
+  }
+
+  // The donor's status page data: only with the link's token.
+  app.get('/api/pledges/:id/status', { config: { access: 'public' } }, async (request, reply) => {
+    const { pledge, link } = await linked(request.params, request.query);
+    reply.header('Cache-Control', 'no-store');
+    return donorView(pledge, link);
+  });
+
+  // "I've sent the transfer": the token travels in the body, not in a URL that proxies log.
+  app.post('/api/pledges/:id/sent', { config: { access: 'public' } }, async (request, reply) => {
+    const { pledge } = await linked(request.params, request.body);
+    const link = await repo.markDonorSaysSent(db, pledge.id, config.now());
+    reply.header('Cache-Control', 'no-store');
+    return donorView(pledge, link!);
+  });
+
+  app.get(
+    '/api/admin/pledges/:id/emails',
+    { config: { access: 'admin' } },
+    async (request, reply) => {
+      const id = adminPledgeId(request.params);
+      if (!(await pledgeRepo.findPledge(db, id))) throw notFound(NOT_FOUND);
+      reply.header('Cache-Control', 'no-store');
+      return { items: (await repo.messagesOf(db, id)).map(adminMessage) };
+    },
+  );
+
+  // "Resend instructions": a new message through the same outbox.
+  app.post(
+    '/api/admin/pledges/:id/emails/resend',
+    { config: { access: 'admin' } },
+    async (request, reply) => {
+      const id = adminPledgeId(request.params);
+      const pledge = await pledgeRepo.findPledge(db, id);
+      if (!pledge) throw notFound(NOT_FOUND);
+      // Queued and audited together (issue 11's audit log).
+      await audited(db, request, async (tx) => {
+        await email.enqueue(tx, id, 'instructions');
+        return {
+          result: undefined,
+          audit: {
+            action: 'pledge.resend_instructions',
+            targetType: 'pledge',
+            targetId: id,
+            pledgeId: id,
+            pledgeReference: pledge.reference,
+          },
+        };
+      });
+      email.worker.kick();
+      return reply.code(201).send({ items: (await repo.messagesOf(db, id)).map(adminMessage) });
+    },
+  );
+}
+
+function adminPledgeId(params: unknown): string {
+  const id = (params as { id?: unknown }).id;
+  if (typeof id !== 'string' || !UUID.test(id)) throw new HttpError(400, 'Invalid pledge id');
+  return id.toLowerCase();
+}

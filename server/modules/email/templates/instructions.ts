@@ -1,0 +1,69 @@
+import { formatMoney, formatNumber } from '../../../../shared/format';
+import { confirmationNote, paymentNote, paymentSections } from '../../../../shared/payment-text';
+import { button, detailsTable, html, page, type EmailData, type RenderedEmail } from './layout';
+
+/**
+ * Sent when a pledge is made: thanks, what was pledged, the payment reference and the full
+ * payment instructions (the same rows as the thank-you page), and the status page link.
+ */
+export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): RenderedEmail {
+  const amount = formatMoney(pledge.amount, pledge.currency);
+  const containers = formatNumber(pledge.containers);
+  const s = paymentSections(campaign);
+  const reference = pledge.reference ?? null;
+  const subject = `Thank you for your pledge to ${campaign.name}: how to complete it`;
+  const referenceLine = reference
+    ? `Your payment reference is ${reference}. Please put it in the payment note of your transfer so that we can match your payment to your pledge.`
+    : null;
+  const rows = (list: [string, string][], indent = '  ') =>
+    list.map(([k, v]) => `${indent}${k}: ${v}`).join('\n');
+
+  const text = [
+    `Dear ${pledge.name},`,
+    '',
+    `Thank you for pledging ${amount} to ${campaign.name}. That is ${containers} meal containers for families rebuilding after the hurricane.`,
+    '',
+    ...(referenceLine ? [referenceLine, ''] : []),
+    'To complete your donation, please send a bank transfer using the details below.',
+    '',
+    'USD WIRE TRANSFER',
+    rows(s.usd),
+    '  Intermediary Bank',
+    rows(s.intermediary, '    '),
+    '',
+    'JMD LOCAL BANK TRANSFER',
+    rows(s.jmd),
+    '',
+    paymentNote(campaign),
+    confirmationNote(campaign),
+    '',
+    'Your pledge status page shows when your payment has arrived, and these details again:',
+    statusUrl,
+    '',
+    `With gratitude,`,
+    campaign.name,
+    '',
+  ].join('\n');
+
+  const body = html` <h1 style="font-size:22px;margin:0 0 16px;">Thank you for your pledge</h1>
+    <p>Dear ${pledge.name},</p>
+    <p>
+      Thank you for pledging <strong>${amount}</strong> to ${campaign.name}. That is
+      <strong>${containers}</strong> meal containers for families rebuilding after the hurricane.
+    </p>
+    ${reference ? html`<p style="background:#fef3c7;border:1px solid #f59e0b;border-radius:8px;padding:12px;">Your payment reference is <strong style="font-size:18px;">${reference}</strong>. Please put it in the payment note of your transfer so that we can match your payment to your pledge.</p>` : null}
+    <p>To complete your donation, please send a bank transfer using the details below.</p>
+    <h2 style="font-size:18px;margin:24px 0 4px;">USD Wire Transfer</h2>
+    ${detailsTable(s.usd)}
+    <h3 style="font-size:15px;margin:8px 0 4px;">Intermediary Bank</h3>
+    ${detailsTable(s.intermediary)}
+    <h2 style="font-size:18px;margin:24px 0 4px;">JMD Local Bank Transfer</h2>
+    ${detailsTable(s.jmd)}
+    <p>${paymentNote(campaign)}</p>
+    <p>${confirmationNote(campaign)}</p>
+    <p>Your pledge status page shows when your payment has arrived, and these details again:</p>
+    ${button(statusUrl, 'See your pledge status')}
+    <p>With gratitude,<br />${campaign.name}</p>`;
+
+  return { subject, text, html: page(campaign, subject, body) };
+}

@@ -1,0 +1,120 @@
+import type { Campaign } from '../../../../shared/schemas/campaign';
+import type { Currency } from '../../../../shared/constants';
+
+/** What a template gets: one pledge (the recipient's own, never anyone else's) and the campaign. */
+export interface EmailData {
+  campaign: Campaign;
+  pledge: {
+    name: string;
+    amount: number;
+    currency: Currency;
+    containers: number;
+    createdAt: Date;
+    /** The payment reference (issue 11), when the pledge has one. */
+    reference?: string | null;
+    /** What arrived (issue 11), when recorded: possibly less, or in the other currency. */
+    amountReceived?: number | null;
+    currencyReceived?: Currency | null;
+    /** Still owed in the pledge's currency (a part payment). */
+    outstandingAmount?: number;
+    paymentConfirmedAt?: Date | null;
+  };
+  /** The donor's status page, absolute. */
+  statusUrl: string;
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Safe HTML text: a donor's name like `<b>` is shown, never interpreted. */
+export function escapeHtml(value: string | number): string {
+  return String(value).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}
+
+/** A tagged template that escapes every interpolation unless it is already `Html`. */
+export class Html {
+  constructor(readonly value: string) {}
+  toString() {
+    return this.value;
+  }
+}
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0]!;
+  values.forEach((v, i) => {
+    const part = Array.isArray(v) ? v.map((x) => piece(x)).join('') : piece(v);
+    out += part + strings[i + 1]!;
+  });
+  return new Html(out);
+}
+function piece(v: unknown): string {
+  if (v instanceof Html) return v.value;
+  if (v === null || v === undefined || v === false) return '';
+  return escapeHtml(String(v));
+}
+
+/** "November 23, 2026", as a donor in Jamaica reads the day. */
+export function formatDay(d: Date): string {
+  return new Intl.DateTimeFormat('en-US', {
+    dateStyle: 'long',
+    timeZone: 'America/Jamaica',
+  }).format(d);
+}
+
+/** The simple HTML every message shares: readable in any client, no images, no remote content. */
+export function page(campaign: Campaign, title: string, body: Html): string {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title}</title>
+      </head>
+      <body style="margin:0;padding:0;background:#f5f5f0;">
+        <div
+          style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:1.5;color:#1f2937;"
+        >
+          <p style="margin:0 0 16px;font-weight:bold;color:#166534;">${campaign.name}</p>
+          ${body}
+          <p style="margin:32px 0 0;font-size:13px;color:#4b5563;">
+            ${campaign.footerDisclaimer.join(' ')}
+          </p>
+        </div>
+      </body>
+    </html> `.value;
+}
+
+export function detailsTable(rows: [string, string][]): Html {
+  return html`<table
+    role="presentation"
+    style="border-collapse:collapse;width:100%;margin:8px 0 16px;"
+  >
+    ${rows.map(
+      ([k, v]) =>
+        html`<tr>
+          <td style="padding:4px 12px 4px 0;color:#4b5563;vertical-align:top;white-space:nowrap;">
+            ${k}
+          </td>
+          <td style="padding:4px 0;font-weight:bold;">${v}</td>
+        </tr> `,
+    )}
+  </table>`;
+}
+
+export function button(href: string, label: string): Html {
+  return html`<p style="margin:24px 0;">
+      <a
+        href="${href}"
+        style="display:inline-block;background:#166534;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold;"
+        >${label}</a
+      >
+    </p>
+    <p style="margin:0 0 16px;font-size:13px;color:#4b5563;">
+      Or open this link: <a href="${href}" style="color:#166534;word-break:break-all;">${href}</a>
+    </p>`;
+}

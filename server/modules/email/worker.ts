@@ -1,0 +1,176 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Campaign } from '../../../shared/schemas/campaign';
+import type { Database, DbOrTx } from '../../db/client';
+import * as pledgeRepo from '../pledges/repo';
+import type { Mailer } from './mailer';
+import * as repo from './repo';
+import { hashToken, type StatusLinks } from './status-links';
+import type { EmailData, RenderedEmail } from './templates/layout';
+import { instructionsEmail } from './templates/instructions';
+import { receiptEmail } from './templates/receipt';
+
+const TEMPLATES: Record<repo.OutboxKind, (data: EmailData) => RenderedEmail> = {
+  instructions: instructionsEmail,
+  receipt: receiptEmail,
+};
+
+/** A refused message is retried with growing delays (base, 2×, 4×… at most an hour) for a day. */
+export const MAX_RETRY_DELAY_MS = 3600_000;
+export const GIVE_UP_AFTER_MS = 24 * 3600_000;
+/** Messages per batch (one query on PGlite), and batches per wake-up before the worker yields. */
+const BATCH = 10;
+const MAX_BATCHES = 10;
+
+export interface EmailWorkerOptions {
+  database: Database;
+  mailer: Mailer;
+  links: StatusLinks;
+  campaign: Campaign;
+  /** The Message-ID's domain (MAIL_FROM's). */
+  messageIdDomain: string;
+  retryBaseMs: number;
+  pollMs: number;
+  log: FastifyBaseLogger;
+}
+
+export function retryDelayMs(baseMs: number, attemptsSoFar: number): number {
+  return Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.min(attemptsSoFar, 30));
+}
+
+/**
+ * Sends the outbox (docs/decisions/014-email-outbox.md). One loop per process. A message is
+ * marked sent only after the SMTP server accepted it: a crash in between sends it again after the
+ * restart (at most a duplicate, with the same Message-ID), never loses it. On PostgreSQL each
+ * message is sent inside a transaction that holds its row `FOR UPDATE SKIP LOCKED`, so another
+ * instance skips it; on PGlite one process owns the data folder, so this loop is the only sender.
+ */
+export class EmailWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly opts: EmailWorkerOptions) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), this.opts.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Something was queued (or time passed): run now, or once more after the current run. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.run().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Waits for the message being sent, then stops. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+    this.opts.mailer.close();
+  }
+
+  private async run(): Promise<void> {
+    try {
+      for (let i = 0; i < MAX_BATCHES && !this.stopped; i++) {
+        if (!(await this.sendBatch())) return;
+      }
+      // More may be due: continue on the next turn, letting requests in between.
+      this.again = true;
+    } catch (err) {
+      // The database is unreachable (or closing): the next poll tries again.
+      this.opts.log.warn(
+        { err: { message: (err as Error).message } },
+        'e-mail worker: cannot read the outbox',
+      );
+    }
+  }
+
+  /** Sends the messages due now, up to BATCH; false when none was due. */
+  private async sendBatch(): Promise<boolean> {
+    const { database } = this.opts;
+    if (database.kind === 'postgres') {
+      // One message per transaction: its lock is held while it is sent, and "sent" is committed
+      // right after, so a crash can repeat only the message that was on the wire.
+      for (let i = 0; i < BATCH; i++) {
+        const found = await database.db.transaction(async (tx) => {
+          const [due] = await repo.nextDue(tx, 1, true);
+          if (due) await this.deliver(tx, due);
+          return due !== undefined;
+        });
+        if (!found) return i > 0;
+      }
+      return true;
+    }
+    // PGlite is one connection: a transaction open during the SMTP exchange would stall every
+    // request, and no other process can open this data folder anyway.
+    const due = await repo.nextDue(database.db, BATCH, false);
+    for (const m of due) {
+      if (this.stopped) break;
+      await this.deliver(database.db, m);
+    }
+    return due.length > 0;
+  }
+
+  private async deliver(db: DbOrTx, { message, pledge, hasLink }: repo.DueMessage): Promise<void> {
+    const { links, campaign, mailer, log } = this.opts;
+    if (!hasLink) await repo.ensureLink(db, pledge.id, hashToken(links.token(pledge.id)));
+    const email = TEMPLATES[message.kind]({
+      campaign,
+      pledge: emailPledge(pledge),
+      statusUrl: links.url(pledge.id),
+    });
+    try {
+      await mailer.send({
+        to: pledge.email,
+        ...email,
+        messageId: `<${message.id}@${this.opts.messageIdDomain}>`,
+      });
+    } catch (err) {
+      const error = (err as Error).message || String(err);
+      const delay = retryDelayMs(this.opts.retryBaseMs, message.attempts);
+      await repo.markFailedAttempt(db, message.id, error, delay, GIVE_UP_AFTER_MS);
+      const gaveUp = Date.now() + delay > message.createdAt.getTime() + GIVE_UP_AFTER_MS;
+      log[gaveUp ? 'error' : 'warn'](
+        {
+          outboxId: message.id,
+          kind: message.kind,
+          attempts: message.attempts + 1,
+          err: { message: error },
+        },
+        gaveUp ? 'e-mail refused for 24 hours: giving up' : 'e-mail not sent; will retry',
+      );
+      return;
+    }
+    await repo.markSent(db, message.id);
+  }
+}
+
+/** The template's view of a pledge, with the payment reference and what arrived (issue 11). */
+function emailPledge(row: pledgeRepo.PledgeRow): EmailData['pledge'] {
+  const admin = pledgeRepo.toAdminPledge(row);
+  return {
+    name: row.name,
+    amount: row.amount,
+    currency: row.currency,
+    containers: row.containers,
+    createdAt: row.createdAt,
+    reference: row.reference,
+    amountReceived: admin.amountReceived,
+    currencyReceived: admin.currencyReceived,
+    outstandingAmount: admin.outstandingAmount,
+    paymentConfirmedAt: row.paymentConfirmedAt,
+  };
+}

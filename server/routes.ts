@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from './context';
+import { adminRoutes } from './modules/admin/routes';
+import { auditRoutes } from './modules/audit/routes';
+import { statementRoutes } from './modules/statements/routes';
+import { backupRoutes } from './modules/backup/routes';
+import { emailRoutes } from './modules/email/routes';
+import { healthRoutes } from './modules/health/routes';
+import { pledgeRoutes } from './modules/pledges/routes';
+import { progressRoutes } from './modules/progress/routes';
+import { updateRoutes } from './modules/updates/routes';
+import { uploadRoutes } from './modules/uploads/routes';
+import { registerSpa } from './plugins/spa';
+
+/** Every route of the app; the SPA last, since it owns the not-found handler. */
+export async function registerRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  clientDir: string,
+): Promise<void> {
+  await healthRoutes(app, ctx);
+  await adminRoutes(app, ctx);
+  await auditRoutes(app, ctx);
+  await statementRoutes(app, ctx);
+  await pledgeRoutes(app, ctx);
+  await progressRoutes(app, ctx);
+  await updateRoutes(app, ctx);
+  await uploadRoutes(app, ctx);
+  await backupRoutes(app, ctx);
+  await emailRoutes(app, ctx);
+  await registerSpa(app, { ...ctx, clientDir });
+}

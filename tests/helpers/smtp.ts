@@ -1,0 +1,79 @@
+import { simpleParser, type ParsedMail } from 'mailparser';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface TestSmtp {
+  url: string;
+  /** Every accepted message, parsed, in arrival order. */
+  received: ParsedMail[];
+  /** While true, every message is refused with a temporary error (451). */
+  refuse: boolean;
+  /** Refused attempts so far. */
+  refusals: number;
+  /** Resolves when at least `n` messages have arrived (or fails after `timeoutMs`). */
+  waitFor(n: number, timeoutMs?: number): Promise<ParsedMail[]>;
+  close(): Promise<void>;
+}
+
+/** A real SMTP server in this process (smtp-server), plain text on 127.0.0.1, any login. */
+export async function startTestSmtp(opts: { delayMs?: number } = {}): Promise<TestSmtp> {
+  const state = {
+    received: [] as ParsedMail[],
+    refuse: false,
+    refusals: 0,
+  };
+  const server = new SMTPServer({
+    secure: false,
+    disabledCommands: ['STARTTLS'],
+    authOptional: true,
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        if (state.refuse) {
+          state.refusals += 1;
+          const err = Object.assign(new Error('Mailbox busy, try again later'), {
+            responseCode: 451,
+          });
+          return callback(err);
+        }
+        void (async () => {
+          if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+          state.received.push(await simpleParser(Buffer.concat(chunks)));
+          callback();
+        })();
+      });
+    },
+  });
+  // A client killed mid-message (the kill -9 test) resets its connection: expected, not a failure.
+  server.on('error', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  const smtp: TestSmtp = {
+    url: `smtp://127.0.0.1:${port}`,
+    get received() {
+      return state.received;
+    },
+    get refuse() {
+      return state.refuse;
+    },
+    set refuse(v: boolean) {
+      state.refuse = v;
+    },
+    get refusals() {
+      return state.refusals;
+    },
+    async waitFor(n, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (state.received.length < n) {
+        if (Date.now() > deadline)
+          throw new Error(`expected ${n} e-mails, got ${state.received.length} in ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return state.received;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  return smtp;
+}
