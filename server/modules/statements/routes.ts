@@ -12,7 +12,7 @@ import {
 } from '../../../shared/schemas/statement';
 import { formatMoney } from '../../../shared/format';
 import { convertAmount } from '../../../shared/received';
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { badRequest, parseWith } from '../../lib/http-error';
 import * as adminRepo from '../admin/repo';
