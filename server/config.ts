@@ -29,6 +29,9 @@ const envSchema = z.object({
    * 180 days by default; 0 turns it off (e.g. while trying HTTPS out, or when the proxy sends it).
    */
   HSTS_MAX_AGE: intFromEnv(15_552_000, 0, 63_072_000),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   CAMPAIGN_CONFIG: z.string().min(1).optional(),
   /**
    * 0 turns a limit off (benchmarks from one address need that). Pledges allow 300 a minute per
@@ -101,6 +104,11 @@ export interface AppConfig {
   publicUrl?: string;
   /** Seconds of Strict-Transport-Security; 0 when not sent (no https PUBLIC_URL, or turned off). */
   hstsMaxAge: number;
+  /** GET /metrics with this bearer token (unset: no /metrics on the main port). */
+  metricsToken?: string;
+  /** A separate listener for /metrics (0: any free port; unset: none). */
+  metricsPort?: number;
+  metricsHost: string;
   rateLimitLoginPerMinute: number;
   rateLimitPledgesPerMinute: number;
   trustProxy: boolean | number | string;
@@ -185,6 +193,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminPassword: e.ADMIN_PASSWORD,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     hstsMaxAge: e.PUBLIC_URL?.startsWith('https:') ? e.HSTS_MAX_AGE : 0,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     rateLimitLoginPerMinute: e.RATE_LIMIT_LOGIN_PER_MINUTE,
     rateLimitPledgesPerMinute: e.RATE_LIMIT_PLEDGES_PER_MINUTE,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

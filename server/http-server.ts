@@ -2,6 +2,7 @@ import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import { clientKey } from './lib/client-key';
@@ -10,6 +11,7 @@ import { registerAuth } from './plugins/auth';
 import { registerDiskGuard } from './plugins/disk-guard';
 import { registerDrain } from './plugins/drain';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerMetrics } from './plugins/metrics';
 import { registerSecurity } from './plugins/security';
 
 /**
@@ -50,17 +52,31 @@ export function createHttpServer(
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
+    // Every log line of a request carries its id (reqId), also sent back as X-Request-Id; a proxy's
+    // id is kept when it looks like one, so one id follows the request through both logs.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   return app;
 }
 
+const REQUEST_ID = /^[\w.:-]{8,128}$/;
+
 /** Everything between the socket and a route: errors, drain, parsing, headers, limits, sessions. */
 export async function registerHttpPlugins(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { config, database } = ctx;
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id);
+    done();
+  });
   registerErrorHandler(app);
   registerDrain(app);
+  await registerMetrics(app, ctx);
   // JSON only: no text/plain (a CSRF vector), and an empty JSON body reads as "no body".
   app.removeContentTypeParser('text/plain');
   const jsonParser = app.getDefaultJsonParser('error', 'error');

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context';
 import { adminRoutes } from './modules/admin/routes';
 import { auditRoutes } from './modules/audit/routes';
+import { statementRoutes } from './modules/statements/routes';
 import { backupRoutes } from './modules/backup/routes';
 import { docsRoutes } from './modules/docs/routes';
 import { emailRoutes } from './modules/email/routes';
@@ -25,6 +26,7 @@ export async function registerRoutes(
   await healthRoutes(app, ctx);
   await adminRoutes(app, ctx);
   await auditRoutes(app, ctx);
+  await statementRoutes(app, ctx);
   await pledgeRoutes(app, ctx);
   await progressRoutes(app, ctx);
   await updateRoutes(app, ctx);

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from './config';
-import { createTestDatabase, testDbKind } from '../tests/helpers/test-app';
+import { freePort } from '../tests/support/net';
+import { createTestDatabase, testDbKind } from '../tests/support/test-app';
 
 /**
  * The start path itself, the way `npm start` runs it: `node scripts/start.mjs` as a child process
@@ -14,17 +14,6 @@ import { createTestDatabase, testDbKind } from '../tests/helpers/test-app';
  */
 
 const kind = testDbKind();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Server {
   child: ChildProcess;
@@ -87,7 +76,8 @@ describe(`npm start on ${kind}`, () => {
     dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'relief-start-')), 'nested', 'data');
     env = { DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'info' };
     if (kind === 'postgres') {
-      const created = await createTestDatabase('postgres');
+      // An empty database: the start path runs the migrations itself.
+      const created = await createTestDatabase('postgres', { empty: true });
       await created.database.close();
       env.DATABASE_URL = created.url!;
       dropDatabase = created.drop;

@@ -30,10 +30,18 @@ export async function throwIfNotOk(res: Response): Promise<void> {
 }
 
 /** Every call sends credentials (cookies) and JSON (SPEC 7). */
-export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+export async function apiRequest(
+  method: string,
+  url: string,
+  data?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<Response> {
   const res = await fetch(url, {
     method,
-    headers: data !== undefined ? { 'Content-Type': 'application/json' } : {},
+    headers: {
+      ...(data !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...extraHeaders,
+    },
     body: data !== undefined ? JSON.stringify(data) : undefined,
     credentials: 'include',
   });

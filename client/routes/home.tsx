@@ -56,6 +56,7 @@ export function HomePage() {
             <ProgressBar
               currentAmount={progress.data?.currentAmount}
               goalAmount={progress.data?.goalAmount}
+              confirmedAmount={progress.data?.confirmedAmount}
               isLoading={progress.isLoading}
             />
             <PledgeNowButton size="lg" className="mt-5 w-full text-lg" />

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -7,13 +7,9 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { MIGRATIONS_FOLDER } from '../db/migrate';
+import { appliedMigrations, migrationJournal } from '../db/migrate';
 import { BACKUP_KIND, BACKUP_VERSION, type BackupHeader, type BackupTrailer } from './format';
-import { appliedMigrations, backedUpTables, quoteIdent, sequencePositions } from './tables';
-
-export function migrationJournal(folder = MIGRATIONS_FOLDER): { tag: string; when: number }[] {
-  return JSON.parse(readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')).entries;
-}
+import { backedUpTables, quoteIdent, sequencePositions } from './tables';
 
 /** Files of the image store, except uploads being written (.tmp-*) and spent markers. */
 export async function listImageFiles(uploadsDir: string): Promise<string[]> {

@@ -7,8 +7,8 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { MIGRATIONS_FOLDER, runMigrations } from '../db/migrate';
-import { listImageFiles, migrationJournal } from './dump';
+import { MIGRATIONS_FOLDER, migrationJournal, runMigrations } from '../db/migrate';
+import { listImageFiles } from './dump';
 import {
   BACKUP_KIND,
   BACKUP_VERSION,

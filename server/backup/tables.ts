@@ -64,20 +64,6 @@ export async function sequenceColumns(
   ).filter((c) => !(c.table in NOT_BACKED_UP));
 }
 
-/** How many migrations this database has applied (0 when it has none). */
-export async function appliedMigrations(db: DbOrTx): Promise<number> {
-  const [exists] = await rows<{ ok: boolean }>(
-    db,
-    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as ok`,
-  );
-  if (!exists?.ok) return 0;
-  const [row] = await rows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
-  );
-  return Number(row?.n ?? 0);
-}
-
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** Every sequence of the public schema and where it stands (not transactional: may run ahead). */

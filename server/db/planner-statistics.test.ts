@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDbKind } from '../../tests/helpers/test-app';
+import { createTestDatabase, testDbKind } from '../../tests/support/test-app';
 import { insertPledges } from '../modules/pledges/repo';
 import { runMigrations } from './migrate';
 import { keepPlannerStatistics } from './planner-statistics';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../tests/helpers/test-app';
+import { createTestDatabase } from '../../tests/support/test-app';
 import { insertPledges, readPledgeTotals } from '../modules/pledges/repo';
 import { runMigrations } from './migrate';
 
@@ -22,7 +22,7 @@ async function scanned(db: TestDb) {
       coalesce(sum(coalesce(amount_received, amount))
         filter (where is_paid and coalesce(currency_received, currency) = 'JMD'), 0)::float8
         as "receivedJmd",
-      count(distinct lower(email))::int as "donorCount"
+      count(distinct lower(email)) filter (where is_paid)::int as "donorCount"
     from pledges`)) as unknown as { rows: Record<string, number>[] };
   return Object.fromEntries(Object.entries(res.rows[0]!).map(([k, v]) => [k, Number(v)]));
 }

@@ -59,9 +59,15 @@ export const pledges = pgTable(
     currencyReceived: text('currency_received', { enum: ['USD', 'JMD'] }),
     /** Containers the received money buys: what confirmedAmount sums (triggers of 0010). */
     receivedContainers: bigint('received_containers', { mode: 'number' }),
+    /**
+     * The Idempotency-Key the pledge dialog sent (issue 11): a retried POST answers with this
+     * pledge instead of storing a second one. Honoured for 24 hours.
+     */
+    idempotencyKey: text('idempotency_key'),
   },
   (t) => [
     unique('pledges_reference_unique').on(t.reference),
+    unique('pledges_idempotency_key_unique').on(t.idempotencyKey),
     // The admin table's orders, both directions (an index scans backwards): "newest first" is
     // (created_at desc, id desc), "largest first" (amount desc, created_at desc, id desc). Trigram
     // indexes for its search are in migration 0004 (only where pg_trgm exists).
@@ -105,7 +111,7 @@ export const pledgeTotals = pgTable(
   () => [check('pledge_totals_one_row', sql`id = 1`)],
 );
 
-/** Pledges per donor (lower-cased e-mail), maintained with pledge_totals: donorCount is its size. */
+/** Confirmed pledges per donor (lower-cased e-mail), kept with pledge_totals: donorCount is its size (issue 9.5). */
 export const donorEmails = pgTable('donor_emails', {
   email: text('email').primaryKey(),
   pledgeCount: integer('pledge_count').notNull(),
@@ -237,4 +243,32 @@ export const outbox = pgTable(
     index('outbox_pledge_idx').on(t.pledgeId, t.createdAt),
     check('outbox_kind_known', sql`${t.kind} in ('instructions', 'receipt')`),
   ],
+);
+
+/**
+ * Bank-statement lines (issue 11), one row per credit ever imported. The fingerprint (date,
+ * amount, currency, text and the line's rank among identical lines of its file) is unique: the
+ * same file or an overlapping statement imported again adds nothing and confirms nothing twice.
+ * Open lines stay for later review.
+ */
+export const statementLines = pgTable(
+  'statement_lines',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    fingerprint: text('fingerprint').notNull().unique(),
+    bookedOn: date('booked_on', { mode: 'string' }).notNull(),
+    /** In cents of `currency`. */
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    currency: text('currency', { enum: ['USD', 'JMD'] }).notNull(),
+    description: text('description').notNull(),
+    payer: text('payer').notNull(),
+    /** open (to review), matched (confirmed a pledge) or ignored. */
+    status: text('status', { enum: ['open', 'matched', 'ignored'] })
+      .notNull()
+      .default('open'),
+    pledgeId: uuid('pledge_id'),
+    importedAt: createdAt(),
+    matchedAt: timestamp('matched_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('statement_lines_status_idx').on(t.status, t.bookedOn)],
 );

@@ -8,6 +8,8 @@ declare module 'fastify' {
      * (at most `maxMs`). Then `close()` stops listening.
      */
     drain(maxMs: number): Promise<void>;
+    /** True once drain() started: readiness turns 503 so a load balancer stops sending. */
+    isDraining(): boolean;
   }
 }
 
@@ -58,6 +60,7 @@ export function registerDrain(app: FastifyInstance) {
     next();
   });
 
+  app.decorate('isDraining', () => draining);
   app.decorate('drain', (maxMs: number) => {
     draining = true;
     if (inFlight === 0) return Promise.resolve();

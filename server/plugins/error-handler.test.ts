@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../tests/helpers/test-app';
+import { startTestApp, type TestApp } from '../../tests/support/test-app';
 
 /**
  * Nothing a client sends may cause a 5xx: wrong types, odd bytes, huge or malformed bodies and

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../../tests/helpers/test-app';
+import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../../tests/support/test-app';
 
 describe('cross-site requests', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../tests/helpers/test-app';
+import { startTestApp, type TestApp } from '../../tests/support/test-app';
 import { preferredEncoding } from './cached-body';
 
 /** Raw bytes and headers (fetch would decompress behind our back). */

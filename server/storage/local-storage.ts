@@ -111,6 +111,21 @@ export class LocalObjectStorage {
     }
   }
 
+  /** When the object was stored (ms), or undefined when it does not exist. */
+  async savedAt(id: string): Promise<number | undefined> {
+    try {
+      return (await stat(path.join(this.dir(id), 'meta.json'))).mtimeMs;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Deletes an object (an image no update uses any more). */
+  async remove(id: string): Promise<void> {
+    if (!ID.test(id)) return;
+    await rm(this.dir(id), { recursive: true, force: true });
+  }
+
   async read(
     id: string,
     width: ImageWidth = IMAGE_WIDTHS[IMAGE_WIDTHS.length - 1]!,

@@ -29,6 +29,16 @@ export const healthSchema = z.object({
   database: z.enum(['pglite', 'postgres']),
 });
 
+/** GET /api/ready: 200 when this instance can serve, 503 with what is wrong. */
+export const readySchema = z.object({
+  status: z.literal('ready'),
+  database: z.enum(['pglite', 'postgres']),
+});
+export const notReadySchema = z.object({
+  status: z.literal('not ready'),
+  problems: z.array(z.string()),
+});
+
 /** POST /api/objects/upload: a signed, short-lived URL for one PUT of the image bytes. */
 export const uploadUrlSchema = z.object({ uploadURL: z.string() });
 export type UploadUrlResponse = z.infer<typeof uploadUrlSchema>;

@@ -1,28 +1,16 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { screenshot } from './support/admin-api';
 import { dialog, header, waitForToast } from './support/admin-ui';
-import { openBrowser, seriousA11yViolations, skipLightbox } from './support/browser';
-import { E2E_ADMIN_PASSWORD, startServer, type RunningServer } from './support/server';
+import { seriousA11yViolations, useSite } from './support/browser';
+import { E2E_ADMIN_PASSWORD, type RunningServer } from './support/server';
 
 /** Sign-in, the header's admin controls, an expired session and logout, in Chromium. */
 let server: RunningServer;
-let context: BrowserContext;
 let page: Page;
-let closeBrowser: () => Promise<void>;
 
-beforeAll(async () => {
-  server = await startServer();
-  const browser = await openBrowser();
-  context = browser.context;
-  page = browser.page;
-  closeBrowser = browser.close;
-  await skipLightbox(context);
-});
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.stop();
+useSite({}, (site) => {
+  ({ server, page } = site);
 });
 
 async function submitPassword(password: string) {

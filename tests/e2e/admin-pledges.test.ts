@@ -1,24 +1,16 @@
 import { parse } from 'csv-parse/sync';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { containersFor } from '../../shared/containers';
 import { createPledge, screenshot, type PledgeSeed } from './support/admin-api';
 import { dialog, header, waitForToast } from './support/admin-ui';
-import {
-  DESKTOP,
-  loginThroughUi,
-  openBrowser,
-  PHONE,
-  seriousA11yViolations,
-  skipLightbox,
-} from './support/browser';
-import { startServer, type RunningServer } from './support/server';
+import { DESKTOP, PHONE, loginThroughUi, seriousA11yViolations, useSite } from './support/browser';
+import { type RunningServer } from './support/server';
 
 /** Pledge management on /admin: stats, Mark Paid, edit, delete, search/filter/sort, paging, CSV, progress. */
 let server: RunningServer;
 let page: Page;
-let closeBrowser: () => Promise<void>;
 
 // Created in this order, so the default sort (date, newest first) is the reverse.
 const SEED: PledgeSeed[] = [
@@ -28,19 +20,10 @@ const SEED: PledgeSeed[] = [
   { name: 'Derek Evans', email: 'derek@example.org', amount: 50 },
 ];
 
-beforeAll(async () => {
-  server = await startServer();
+useSite({}, async (site) => {
+  ({ server, page } = site);
   for (const p of SEED) await createPledge(server.baseUrl, p);
-  const browser = await openBrowser();
-  page = browser.page;
-  closeBrowser = browser.close;
-  await skipLightbox(browser.context);
   await loginThroughUi(page, server.baseUrl);
-});
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.stop();
 });
 
 const table = () => page.getByRole('table');

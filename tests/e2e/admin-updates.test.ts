@@ -1,20 +1,14 @@
 import type { Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures';
 import { adminCookie, createUpdate, screenshot } from './support/admin-api';
 import { dialog, header, waitForToast } from './support/admin-ui';
-import {
-  loginThroughUi,
-  openBrowser,
-  seriousA11yViolations,
-  skipLightbox,
-} from './support/browser';
-import { startServer, type RunningServer } from './support/server';
+import { loginThroughUi, seriousA11yViolations, useSite } from './support/browser';
+import { type RunningServer } from './support/server';
 
 /** Delivery updates on /admin: posting with a real image through Uppy, editing, deleting. */
 let server: RunningServer;
 let page: Page;
-let closeBrowser: () => Promise<void>;
 const requests: Request[] = [];
 /** Console errors, e.g. a Content-Security-Policy refusal of Uppy's styles or thumbnails. */
 const consoleErrors: string[] = [];
@@ -23,21 +17,12 @@ const RECIPIENT = 'Black River Community Kitchen';
 /** The card's image before the edit (read while no dialog hides the page). */
 let firstImageSrc: string | null = null;
 
-beforeAll(async () => {
-  server = await startServer();
-  const browser = await openBrowser();
-  page = browser.page;
-  closeBrowser = browser.close;
-  await skipLightbox(browser.context);
+useSite({}, async (site) => {
+  ({ server, page } = site);
   page.on('request', (r) => requests.push(r));
   page.on('console', (m) => {
     if (m.type() === 'error') consoleErrors.push(m.text());
   });
-});
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.stop();
 });
 
 const uppyRequested = () => requests.some((r) => /upload-dashboard/.test(r.url()));

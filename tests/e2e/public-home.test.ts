@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminCookie, createUpdate } from './support/admin-api';
-import { openBrowser, seriousA11yViolations } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
+import { openBrowser, seriousA11yViolations, useSite } from './support/browser';
+import { type RunningServer } from './support/server';
 
 /**
  * The public home on a fresh campaign: the first-visit lightbox, empty states, the 404 page and
@@ -10,18 +10,9 @@ import { startServer, type RunningServer } from './support/server';
  */
 let server: RunningServer;
 let page: Page;
-let closeBrowser: () => Promise<void>;
 
-beforeAll(async () => {
-  server = await startServer();
-  const browser = await openBrowser({ viewport: { width: 390, height: 844 } });
-  page = browser.page;
-  closeBrowser = browser.close;
-});
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.stop();
+useSite({ viewport: { width: 390, height: 844 }, lightbox: true }, (site) => {
+  ({ server, page } = site);
 });
 
 const lightbox = () => page.getByTestId('campaign-lightbox');

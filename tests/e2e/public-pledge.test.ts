@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   loginThroughUi,
   openBrowser,
   seriousA11yViolations,
   skipLightbox,
+  useSite,
 } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
+import { type RunningServer } from './support/server';
 
 /**
  * A donor's whole journey: the "Make a Pledge" dialog (validation, estimate, USD and JMD,
@@ -16,16 +17,11 @@ import { startServer, type RunningServer } from './support/server';
  */
 let server: RunningServer;
 let page: Page;
-let closeBrowser: () => Promise<void>;
 
-beforeAll(async () => {
-  server = await startServer();
-  const browser = await openBrowser();
-  page = browser.page;
-  closeBrowser = browser.close;
-  await skipLightbox(browser.context);
+useSite({}, async (site) => {
+  ({ server, page } = site);
   // Our CSP has no 'unsafe-eval': record any violation (zod's JIT probe was one).
-  await browser.context.addInitScript(() => {
+  await site.context.addInitScript(() => {
     const w = window as unknown as { cspViolations: string[] };
     w.cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) =>
@@ -36,11 +32,6 @@ beforeAll(async () => {
 
 const cspViolations = () =>
   page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.stop();
-});
 
 const pledgeDialog = () => page.getByRole('dialog', { name: 'Make a Pledge' });
 const pledgeCard = (name: string) => page.getByRole('article', { name: `Pledge from ${name}` });

@@ -3,12 +3,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_ADMIN_PASSWORD } from '../helpers/test-app';
-import {
-  preparedDataDir,
-  spawnServer,
-  type ServerProcess,
-} from '../reliability/support/server-process';
+import { TEST_ADMIN_PASSWORD } from '../support/test-app';
+import { preparedDataDir, spawnServer, type ServerProcess } from '../support/server-process';
 
 const BACKUP_SCRIPT = path.resolve('dist/backup.js');
 

@@ -5,9 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { samplePng } from '../fixtures';
-import { createTestDatabase, testDbKind } from '../helpers/test-app';
-import { allPledges, login, request } from './support/load';
-import { spawnServer, type ServerProcess } from './support/server-process';
+import { createTestDatabase, testDbKind } from '../support/test-app';
+import { adminPledges as allPledges, login } from '../support/api';
+import { request } from '../support/http';
+import { spawnServer, type ServerProcess } from '../support/server-process';
 
 const MB = 1024 * 1024;
 /** The tmpfs: the migrated PGlite folder (~45 MB) plus the default 64 MB margin, and some room. */

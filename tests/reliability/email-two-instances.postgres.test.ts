@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSmtp, type TestSmtp } from '../helpers/smtp';
-import { pool, request, sleep } from './support/load';
+import { request } from '../support/http';
+import { sleep } from '../support/net';
+import { pool } from './support/load';
 import type { ServerProcess } from './support/server-process';
 import { createTarget, type Target } from './support/target';
 

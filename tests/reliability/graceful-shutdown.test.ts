@@ -4,9 +4,11 @@ import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allPledges, login, request, sleep, type Answer } from './support/load';
-import { bigJpeg } from './support/photo';
-import { waitReady } from './support/server-process';
+import { adminPledges as allPledges, login } from '../support/api';
+import { request, type RawResponse as Answer } from '../support/http';
+import { sleep } from '../support/net';
+import { bigJpeg } from '../support/images';
+import { waitReady } from '../support/server-process';
 import { createTarget, type Target } from './support/target';
 
 interface Outcome {

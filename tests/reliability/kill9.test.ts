@@ -1,8 +1,11 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '../../shared/containers';
-import { allPledges, login, progress, request, SOAK, sleep } from './support/load';
-import { waitReady } from './support/server-process';
+import { adminPledges as allPledges, login, progress } from '../support/api';
+import { request } from '../support/http';
+import { SOAK } from './support/load';
+import { sleep } from '../support/net';
+import { waitReady } from '../support/server-process';
 import { createTarget, type Target } from './support/target';
 
 const CYCLES = SOAK ? 200 : 50;

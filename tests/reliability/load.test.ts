@@ -1,8 +1,10 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '../../shared/containers';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { allPledges, pool, progress, request, SOAK } from './support/load';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { adminPledges as allPledges, progress } from '../support/api';
+import { pool, SOAK } from './support/load';
+import { request } from '../support/http';
 
 const PLEDGES = SOAK ? 5_000 : 500;
 const CONNECTIONS = 50;
@@ -53,10 +55,11 @@ describe(`R1 load: ${PLEDGES} concurrent pledges over ${CONNECTIONS} connections
 
     const containers = bodies.reduce((s, b) => s + containersFor(b.amount, b.currency), 0);
     const donors = new Set(bodies.map((b) => b.email.toLowerCase())).size;
+    // The public donor count covers confirmed pledges only (issue 9.5): none is confirmed here.
     const p = await progress(t.baseUrl);
     expect(p.currentAmount).toBe(containers + p.manualAdjustment);
     expect(p.pledgeCount).toBe(PLEDGES);
-    expect(p.donorCount).toBe(donors);
+    expect(p.donorCount).toBe(0);
 
     const stats = JSON.parse(
       (await request(t.baseUrl, 'GET', '/api/admin/pledges?pageSize=1', { cookie })).body,

@@ -3,10 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../helpers/test-app';
-import { allPledges, login, request, sleep, SOAK, type Answer } from './support/load';
-import { spawnServer, type ServerProcess } from './support/server-process';
-import { TcpProxy } from './support/tcp-proxy';
+import { createTestDatabase } from '../support/test-app';
+import { adminPledges as allPledges, login } from '../support/api';
+import { request, type RawResponse as Answer } from '../support/http';
+import { sleep } from '../support/net';
+import { SOAK } from './support/load';
+import { spawnServer, type ServerProcess } from '../support/server-process';
+import { TcpProxy } from '../support/tcp-proxy';
 
 const OUTAGES = SOAK ? 5 : 2;
 const OUTAGE_MS = 2_000;

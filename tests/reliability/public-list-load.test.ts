@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, startTestApp, type TestApp } from '../helpers/test-app';
-import { request } from './support/load';
+import { createTestDatabase, startTestApp, type TestApp } from '../support/test-app';
+import { request } from '../support/http';
 
 const PLEDGES = 100_000;
 const PARALLEL_LISTS = 20;

@@ -2,8 +2,11 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePng } from '../fixtures';
-import { login, request, sleep, SOAK } from './support/load';
-import type { ServerProcess } from './support/server-process';
+import { login } from '../support/api';
+import { request } from '../support/http';
+import { sleep } from '../support/net';
+import { SOAK } from './support/load';
+import type { ServerProcess } from '../support/server-process';
 import { createTarget, type Target } from './support/target';
 
 /** Short timeouts for the test; production uses 15 s and 120 s (the mechanism is the same). */

@@ -2,23 +2,16 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '../../shared/containers';
 import { samplePng } from '../fixtures';
-import { TEST_ADMIN_PASSWORD } from '../helpers/test-app';
-import { allPledges, login, pool, progress, request, sleep, SOAK } from './support/load';
-import type { ServerProcess } from './support/server-process';
+import { TEST_ADMIN_PASSWORD } from '../support/test-app';
+import { adminPledges as allPledges, login, progress } from '../support/api';
+import { pool, SOAK } from './support/load';
+import { request } from '../support/http';
+import { eventually } from '../support/net';
+import type { ServerProcess } from '../support/server-process';
 import { createTarget, type Target } from './support/target';
 
 const PLEDGES = SOAK ? 5_000 : 500;
 const PUBLIC_URL = 'http://relief.test';
-
-/** Polls until `check` holds (the other instance hears of a change through NOTIFY). */
-async function eventually(check: () => Promise<boolean>, limitMs = 5_000) {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > limitMs) throw new Error(`not within ${limitMs} ms`);
-    await sleep(50);
-  }
-  return Date.now() - started;
-}
 
 /**
  * R8: two app instances (separate processes, separate pools) over one PostgreSQL database and

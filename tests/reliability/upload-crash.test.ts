@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, request, SOAK, sleep } from './support/load';
-import { bigJpeg } from './support/photo';
+import { login } from '../support/api';
+import { request } from '../support/http';
+import { SOAK } from './support/load';
+import { sleep } from '../support/net';
+import { bigJpeg } from '../support/images';
 import { createTarget, type Target } from './support/target';
 
 const CYCLES = SOAK ? 24 : 4;

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadImage } from '../fixtures';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import {
-  adminPledge,
-  createPledge,
-  everything,
-  listRoutes,
-  rawRequest,
-  sleep,
-} from './support/http';
+import { describe, expect, test } from '../support/fixtures';
+import { adminPledge, everything, uploadImage } from '../support/api';
+import { listRoutes } from './support/routes';
+import { rawRequest } from '../support/http';
+import { sleep } from '../support/net';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Mutating routes anyone may call: pledging, logging in and out, and the signed upload PUT. */
@@ -26,26 +20,15 @@ const ADMIN_READS = ['/api/admin/pledges', '/api/pledges/export'];
 
 /** Threats 5-7: admin actions without (or with a forged) session. */
 describe('access control', () => {
-  let t: TestApp;
-  let cookie: string;
   let pledgeId: string;
   let updateId: string;
   let imageUrl: string;
 
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
-    ({ id: pledgeId } = await createPledge(t, { name: 'Victim Vera' }));
+  test.beforeAll(async ({ app: t, adminClient: { cookie }, pledge, update }) => {
+    ({ id: pledgeId } = await pledge({ name: 'Victim Vera' }));
     imageUrl = await uploadImage(t, cookie);
-    const res = await t.request('/api/updates', {
-      method: 'POST',
-      cookie,
-      json: { imageUrl, recipient: 'Shelter A', containerCount: 10, deliveryDate: '2025-01-05' },
-    });
-    expect(res.status).toBe(201);
-    updateId = ((await res.json()) as { id: string }).id;
+    ({ id: updateId } = await update({ imageUrl, recipient: 'Shelter A', containerCount: 10 }));
   });
-  afterAll(() => t.close());
 
   /** A body that would succeed with a session, so only the missing session stops it. */
   function attack(method: string, url: string) {
@@ -78,7 +61,10 @@ describe('access control', () => {
       .slice(0, 43)}`,
   ];
 
-  it('5. every mutating admin call without a valid session is 401, and nothing changes', async () => {
+  test('5. every mutating admin call without a valid session is 401, and nothing changes', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const routes = listRoutes(t.app).filter(
       (r) => r.url.startsWith('/api/') && MUTATING.has(r.method),
     );
@@ -121,7 +107,10 @@ describe('access control', () => {
     expect((await adminPledge(t, cookie, pledgeId))?.isPaid).toBe(false);
   });
 
-  it('6. malformed ids are 400, unknown ids 404, and a second confirm changes nothing', async () => {
+  test('6. malformed ids are 400, unknown ids 404, and a second confirm changes nothing', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const malformed = [
       'abc',
       '123',
@@ -191,7 +180,7 @@ describe('access control', () => {
     expect((await adminPledge(t, cookie, pledgeId))?.paymentConfirmedAt).toBe(confirmedAt);
   });
 
-  it('7. a session cookie with one character changed is refused', async () => {
+  test('7. a session cookie with one character changed is refused', async ({ app: t }) => {
     const good = await t.login();
     const token = good.slice('sid='.length);
     expect((await t.request('/api/admin/pledges', { cookie: good })).status).toBe(200);

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../helpers/test-app';
-import { createPledge, everything, rawRequest } from './support/http';
+import { describe, expect, test } from '../support/fixtures';
+import { TEST_ADMIN_PASSWORD } from '../support/test-app';
+import { createPledge, everything } from '../support/api';
+import { rawRequest } from '../support/http';
 
 /** What a foreign page can make the admin's browser send (cookies included: SameSite=Lax only stops some). */
 const CROSS_SITE: Record<string, string>[] = [
@@ -15,17 +16,15 @@ const CROSS_SITE: Record<string, string>[] = [
 
 /** Threats 18-19: cross-site request forgery. */
 describe('CSRF', () => {
-  let t: TestApp;
-  let cookie: string;
   let pledgeId: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app: t }) => {
     ({ id: pledgeId } = await createPledge(t));
   });
-  afterAll(() => t.close());
 
-  it('18. with an admin cookie, a cross-site mutating request is 403 and changes nothing', async () => {
+  test('18. with an admin cookie, a cross-site mutating request is 403 and changes nothing', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const before = await everything(t, cookie);
     const calls: { method: string; path: string; json?: unknown }[] = [
       { method: 'PUT', path: '/api/progress', json: { manualAdjustment: 4242 } },
@@ -51,7 +50,10 @@ describe('CSRF', () => {
     expect((await t.request('/api/admin/pledges', { cookie })).status).toBe(200);
   });
 
-  it('18. a classic HTML form post (text/plain, urlencoded, multipart) is refused', async () => {
+  test('18. a classic HTML form post (text/plain, urlencoded, multipart) is refused', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const before = await everything(t, cookie);
     const forms: [string, string][] = [
       ['text/plain', '{"manualAdjustment":5151,"x":"="}'],
@@ -83,7 +85,10 @@ describe('CSRF', () => {
     expect(await everything(t, cookie)).toEqual(before);
   });
 
-  it('18. our own pages still work: same origin, or no Origin (same-origin GET-less clients)', async () => {
+  test('18. our own pages still work: same origin, or no Origin (same-origin GET-less clients)', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const res = await t.request('/api/progress', {
       method: 'PUT',
       cookie,
@@ -93,7 +98,7 @@ describe('CSRF', () => {
     expect(res.status).toBe(200);
   });
 
-  it('19. a cross-site login post is 403 and sets no cookie', async () => {
+  test('19. a cross-site login post is 403 and sets no cookie', async ({ app: t }) => {
     for (const headers of CROSS_SITE) {
       const res = await t.request('/api/admin/login', {
         method: 'POST',

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_PLEDGE_KEYS } from '../../shared/schemas/pledge';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { createPledge } from './support/http';
+import { describe, expect, test } from '../support/fixtures';
+import { createPledge } from '../support/api';
 
 /** Threats 1-4: what the public can read of donors. */
 describe('data exposure', () => {
-  let t: TestApp;
-  let cookie: string;
   let secretId: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app: t }) => {
     await createPledge(t, { name: 'Leaky Lee', email: 'leak@x.test', amount: 250 });
     ({ id: secretId } = await createPledge(t, {
       name: 'Secret Sam',
@@ -20,7 +15,6 @@ describe('data exposure', () => {
       currency: 'JMD',
     }));
   });
-  afterAll(() => t.close());
 
   /** Every public JSON read that carries pledges or totals. */
   const publicJson = [
@@ -31,7 +25,9 @@ describe('data exposure', () => {
   ];
   const pages = ['/', '/payment-instructions', '/admin', '/no-such-page'];
 
-  it('1. public pledges and progress carry no email key and no "@" at all', async () => {
+  test('1. public pledges and progress carry no email key and no "@" at all', async ({
+    app: t,
+  }) => {
     for (const path of publicJson) {
       const res = await t.request(path);
       expect(res.status).toBe(200);
@@ -48,7 +44,10 @@ describe('data exposure', () => {
     }
   });
 
-  it('2. an anonymous name appears in no public response and in no page', async () => {
+  test('2. an anonymous name appears in no public response and in no page', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     for (const path of [...publicJson, '/api/updates', '/api/admin/check', ...pages]) {
       const text = await (await t.request(path)).text();
       expect(text, path).not.toContain('Secret Sam');
@@ -64,7 +63,7 @@ describe('data exposure', () => {
     expect(admin).toContain('Secret Sam');
   });
 
-  it('3. public pledge objects carry exactly the allow-listed keys', async () => {
+  test('3. public pledge objects carry exactly the allow-listed keys', async ({ app: t }) => {
     const expected = [...PUBLIC_PLEDGE_KEYS].sort();
     expect(expected).toEqual(
       ['amount', 'containers', 'createdAt', 'currency', 'id', 'isAnonymous', 'name'].sort(),
@@ -82,7 +81,10 @@ describe('data exposure', () => {
     }
   });
 
-  it('4. the CSV export needs a session, and is a no-store attachment', async () => {
+  test('4. the CSV export needs a session, and is a no-store attachment', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const anon = await t.request('/api/pledges/export');
     expect(anon.status).toBe(401);
     expect(await anon.text()).not.toContain('@');

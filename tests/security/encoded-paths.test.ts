@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { samplePng, uploadUrl } from '../fixtures';
-import { startTestApp, testDbKind, type TestApp } from '../helpers/test-app';
-import { adminPledge, createPledge, rawRequest } from './support/http';
+import { samplePng } from '../fixtures';
+import { startTestApp, testDbKind, type TestApp } from '../support/test-app';
+import { adminPledge, createPledge, uploadUrl } from '../support/api';
+import { rawRequest } from '../support/http';
 
 /**
  * Issue 9.2: the router decodes the path (`/%61pi/` is `/api/`), but the cross-site check and the

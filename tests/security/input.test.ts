@@ -1,22 +1,18 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { adminPledge, createPledge, pledgeBody, rawRequest } from './support/http';
+import { describe, expect, test } from '../support/fixtures';
+import type { TestApp } from '../support/test-app';
+import { adminPledge, createPledge, pledgeBody } from '../support/api';
+import { rawRequest } from '../support/http';
 
 /** Threats 24-29: hostile values in every field, and hostile bodies. */
 describe('input', () => {
-  let t: TestApp;
-  let cookie: string;
   let pledgeId: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app: t }) => {
     ({ id: pledgeId } = await createPledge(t));
   });
-  afterAll(() => t.close());
 
   /** POST a pledge as raw JSON text (for values JSON.stringify cannot write, like 1e400). */
-  const postRaw = (body: string, contentType = 'application/json') =>
+  const postRaw = (t: TestApp, body: string, contentType = 'application/json') =>
     rawRequest(t.baseUrl, {
       method: 'POST',
       path: '/api/pledges',
@@ -26,7 +22,10 @@ describe('input', () => {
   const withField = (field: string, rawValue: string) =>
     JSON.stringify(pledgeBody()).replace(/}$/, `,"${field}":${rawValue}}`);
 
-  it('24. amounts that are not whole numbers from 1 to 1e9 are 400, never 500', async () => {
+  test('24. amounts that are not whole numbers from 1 to 1e9 are 400, never 500', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const amounts = [
       '0',
       '-1',
@@ -47,7 +46,7 @@ describe('input', () => {
       'Infinity',
     ];
     for (const raw of amounts) {
-      const res = await postRaw(withField('amount', raw));
+      const res = await postRaw(t, withField('amount', raw));
       expect(res.status, `amount ${raw}: ${res.body}`).toBe(400);
     }
     for (const raw of amounts) {
@@ -78,20 +77,25 @@ describe('input', () => {
       expect(res.status, `manualAdjustment ${raw}`).toBe(400);
     }
     // The boundaries themselves are fine.
-    expect((await postRaw(withField('amount', '1'))).status).toBe(201);
-    expect((await postRaw(withField('amount', '1000000000'))).status).toBe(201);
+    expect((await postRaw(t, withField('amount', '1'))).status).toBe(201);
+    expect((await postRaw(t, withField('amount', '1000000000'))).status).toBe(201);
   });
 
-  it('25. unknown or mis-cased currency and a non-boolean isAnonymous are 400', async () => {
+  test('25. unknown or mis-cased currency and a non-boolean isAnonymous are 400', async ({
+    app: t,
+  }) => {
     for (const raw of ['"EUR"', '"usd"', '"Usd"', '""', 'null', '1', '["USD"]']) {
-      expect((await postRaw(withField('currency', raw))).status, raw).toBe(400);
+      expect((await postRaw(t, withField('currency', raw))).status, raw).toBe(400);
     }
     for (const raw of ['"yes"', '"true"', '1', '0', 'null', '[]']) {
-      expect((await postRaw(withField('isAnonymous', raw))).status, raw).toBe(400);
+      expect((await postRaw(t, withField('isAnonymous', raw))).status, raw).toBe(400);
     }
   });
 
-  it('26. NUL, lone surrogates, invisible-only and over-long names are 400; emoji round-trip', async () => {
+  test('26. NUL, lone surrogates, invisible-only and over-long names are 400; emoji round-trip', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const badNames = [
       '"a\\u0000b"',
       '"\\u0000"',
@@ -111,7 +115,7 @@ describe('input', () => {
       '"   "',
     ];
     for (const raw of badNames) {
-      const res = await postRaw(withField('name', raw));
+      const res = await postRaw(t, withField('name', raw));
       expect(res.status, `name ${raw.slice(0, 40)}`).toBe(400);
       const rec = await rawRequest(t.baseUrl, {
         method: 'PATCH',
@@ -137,7 +141,10 @@ describe('input', () => {
     expect(html).toContain(emoji);
   });
 
-  it('27. bad e-mail addresses, header injection and over-long ones are 400', async () => {
+  test('27. bad e-mail addresses, header injection and over-long ones are 400', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const bad = [
       'plainaddress',
       'a@b',
@@ -167,27 +174,30 @@ describe('input', () => {
     }
   });
 
-  it('28. a 2 MB body is 413, and 100,000 nested brackets are a fast 400', async () => {
+  test('28. a 2 MB body is 413, and 100,000 nested brackets are a fast 400', async ({ app: t }) => {
     const huge = JSON.stringify(pledgeBody({ name: 'x'.repeat(2 * 1024 * 1024) }));
-    const big = await postRaw(huge);
+    const big = await postRaw(t, huge);
     expect(big.status).toBe(413);
     for (const deep of [
       '['.repeat(100_000) + ']'.repeat(100_000),
       '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000),
     ]) {
       const started = Date.now();
-      const res = await postRaw(deep);
+      const res = await postRaw(t, deep);
       expect(res.status).toBe(400);
       expect(Date.now() - started).toBeLessThan(2_000);
-      const nested = await postRaw(withField('name', deep));
+      const nested = await postRaw(t, withField('name', deep));
       expect(nested.status).toBe(400);
     }
     // An unbalanced one, too.
-    expect((await postRaw('['.repeat(100_000))).status).toBe(400);
+    expect((await postRaw(t, '['.repeat(100_000))).status).toBe(400);
     expect((await t.request('/api/health')).status).toBe(200);
   });
 
-  it('29. odd Content-Type spellings are 415 or validated normally, never a bypass', async () => {
+  test('29. odd Content-Type spellings are 415 or validated normally, never a bypass', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const types = [
       'application/json\tx',
       ' application/json',
@@ -210,10 +220,10 @@ describe('input', () => {
     ];
     const invalid = JSON.stringify(pledgeBody({ amount: -5, isPaid: true }));
     for (const type of types) {
-      const bad = await postRaw(invalid, type);
+      const bad = await postRaw(t, invalid, type);
       expect([400, 415], `${JSON.stringify(type)} invalid: ${bad.status}`).toContain(bad.status);
       const body = pledgeBody();
-      const good = await postRaw(JSON.stringify(body), type);
+      const good = await postRaw(t, JSON.stringify(body), type);
       expect([201, 415], `${JSON.stringify(type)} valid: ${good.status}`).toContain(good.status);
       if (good.status === 201) {
         const id = (JSON.parse(good.body) as { id: string }).id;
@@ -224,7 +234,7 @@ describe('input', () => {
     }
   });
 
-  it('28. a flood of pledges from one client is cut off with 429', async () => {
+  test('28. a flood of pledges from one client is cut off with 429', async ({ app: t }) => {
     const limit = t.config.rateLimitPledgesPerMinute;
     expect(limit).toBeGreaterThan(0);
     const statuses: number[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../helpers/test-app';
+import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app';
 
 /**
  * Issue 9.4: every IPv6 address counted apart, and one customer usually holds a whole /64

@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../helpers/test-app';
-import { createPledge, pledgeBody, rawRequest } from './support/http';
+import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app';
+import { createPledge, pledgeBody } from '../support/api';
+import { rawRequest } from '../support/http';
 
 interface LogLine {
   level: number;

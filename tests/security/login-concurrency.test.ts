@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../helpers/test-app';
+import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app';
 
 const attempt = (t: TestApp, password: string, headers?: Record<string, string>) =>
   t.request('/api/admin/login', { method: 'POST', json: { password }, headers });

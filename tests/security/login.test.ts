@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../helpers/test-app';
-import { rawRequest } from './support/http';
+import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app';
+import { rawRequest } from '../support/http';
 
 const attempt = (t: TestApp, password: unknown, headers?: Record<string, string>) =>
   t.request('/api/admin/login', { method: 'POST', json: { password }, headers });

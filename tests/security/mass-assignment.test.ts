@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { adminPledge, createPledge, pledgeBody, rawRequest } from './support/http';
+import { describe, expect, test } from '../support/fixtures';
+import { adminPledge, createPledge, pledgeBody } from '../support/api';
+import { rawRequest } from '../support/http';
 
 /** Threats 8-10: fields a donor or a request must not be able to set. */
 describe('mass assignment', () => {
-  let t: TestApp;
-  let cookie: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
-  });
-  afterAll(() => t.close());
-
-  it('8. isPaid, paymentConfirmedAt, id, createdAt and containers in a new pledge are ignored', async () => {
+  test('8. isPaid, paymentConfirmedAt, id, createdAt and containers in a new pledge are ignored', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const forgedId = randomUUID();
     const started = Date.now();
     const body = pledgeBody({
@@ -45,7 +40,10 @@ describe('mass assignment', () => {
     expect(progress.confirmedAmount).toBe(0);
   });
 
-  it('9. PATCH cannot set isPaid, createdAt, containers, currency or id', async () => {
+  test('9. PATCH cannot set isPaid, createdAt, containers, currency or id', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const { id } = await createPledge(t, { amount: 220 });
     const before = await adminPledge(t, cookie, id);
     const sneaky = {
@@ -76,7 +74,10 @@ describe('mass assignment', () => {
     expect(after).toEqual({ ...before, name: 'Renamed Rita' });
   });
 
-  it('10. a body with __proto__ or constructor.prototype is refused, and pollutes nothing', async () => {
+  test('10. a body with __proto__ or constructor.prototype is refused, and pollutes nothing', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const base = JSON.stringify(pledgeBody()).slice(0, -1);
     const payloads = [
       `${base},"__proto__":{"isPaid":true,"isAdmin":true}}`,

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 const PIECE = 64 * 1024;
 const TOTAL = 2 * 1024 * 1024;

@@ -1,29 +1,27 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { describe, expect, test } from '../support/fixtures';
+import { startTestApp } from '../support/test-app';
 import {
   adminPledge,
   createPledge,
   everything,
   expectCleanError,
   pledgeBody,
-  rawRequest,
-} from './support/http';
+} from '../support/api';
+import { rawRequest } from '../support/http';
 import { breakableDatabase } from './support/outage';
 
 /** Threats 35 and 37: methods and headers. */
 describe('platform', () => {
-  let t: TestApp;
-  let cookie: string;
   let pledgeId: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app: t }) => {
     ({ id: pledgeId } = await createPledge(t));
   });
-  afterAll(() => t.close());
 
-  it('35. GET on mutating routes, TRACE and method-override headers are 404/405 and change nothing', async () => {
+  test('35. GET on mutating routes, TRACE and method-override headers are 404/405 and change nothing', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const before = await everything(t, cookie);
     const gets = [
       `/api/pledges/${pledgeId}/confirm`,
@@ -102,7 +100,9 @@ describe('platform', () => {
     expect((await adminPledge(t, cookie, pledgeId))?.isPaid).toBe(false);
   });
 
-  it('37. security headers: CSP, nosniff, Referrer-Policy, no X-Powered-By, no inline script', async () => {
+  test('37. security headers: CSP, nosniff, Referrer-Policy, no X-Powered-By, no inline script', async ({
+    app: t,
+  }) => {
     for (const path of [
       '/',
       '/admin',
@@ -137,7 +137,10 @@ describe('platform', () => {
     }
   });
 
-  it('37. no CORS for foreign origins, preflight included', async () => {
+  test('37. no CORS for foreign origins, preflight included', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const evil = { origin: 'https://evil.test' };
     for (const path of ['/api/progress', '/api/pledges', '/api/admin/check']) {
       const res = await t.request(path, { headers: evil, cookie });
@@ -161,44 +164,40 @@ describe('platform', () => {
 
 /** Threat 36: what an error shows. */
 describe('36. errors show no internals', () => {
-  it('malformed JSON: a short JSON message', async () => {
-    const t = await startTestApp();
-    try {
-      for (const body of [
-        '{',
-        '{"a":}',
-        "{'a':1}",
-        'nul',
-        '{"name":"x",}',
-        '\ufeff{"a":1}',
-        '{"a":1}{"b":2}',
-        '"\\x41"',
-        '[1,2',
-        '{"a":"\\ud800"',
-      ]) {
-        for (const path of ['/api/pledges', '/api/admin/login']) {
-          const res = await rawRequest(t.baseUrl, {
-            method: 'POST',
-            path,
-            headers: { 'content-type': 'application/json' },
-            body,
-          });
-          if (body === '{"a":"\\ud800"') {
-            // Valid JSON (a lone surrogate escape): the schema refuses it, no parser error.
-            expect(res.status).toBe(400);
-          } else {
-            expect(res.status, `${path} ${body}`).toBe(400);
-          }
-          expect(res.headers['content-type']).toMatch(/^application\/json/);
-          expectCleanError(res.body);
+  test('malformed JSON: a short JSON message', async ({ app: t }) => {
+    for (const body of [
+      '{',
+      '{"a":}',
+      "{'a':1}",
+      'nul',
+      '{"name":"x",}',
+      '\ufeff{"a":1}',
+      '{"a":1}{"b":2}',
+      '"\\x41"',
+      '[1,2',
+      '{"a":"\\ud800"',
+    ]) {
+      for (const path of ['/api/pledges', '/api/admin/login']) {
+        const res = await rawRequest(t.baseUrl, {
+          method: 'POST',
+          path,
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        if (body === '{"a":"\\ud800"') {
+          // Valid JSON (a lone surrogate escape): the schema refuses it, no parser error.
+          expect(res.status).toBe(400);
+        } else {
+          expect(res.status, `${path} ${body}`).toBe(400);
         }
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        expectCleanError(res.body);
       }
-    } finally {
-      await t.close();
     }
   });
 
-  it('a database outage: 503 with a short message, no stack, SQL, paths or donor data, in the answer or the log', async () => {
+  test('a database outage: 503 with a short message, no stack, SQL, paths or donor data, in the answer or the log', async () => {
+    // Its own app, on a database the test can take away.
     const db = await breakableDatabase();
     const lines: string[] = [];
     const stream = new Writable({

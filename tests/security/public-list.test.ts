@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMigrations } from '../../server/db/migrate';
 import { pledges } from '../../server/db/schema';
-import { createTestDatabase, startTestApp, type TestApp } from '../helpers/test-app';
-import { adminPledges } from './support/http';
+import { createTestDatabase, startTestApp, type TestApp } from '../support/test-app';
+import { adminPledges } from '../support/api';
 
 /** Issue 9.1: the public list was unbounded (17.5 MB at 100,000 pledges, 4.4 s on the main thread). */
 describe('9.1 bounded public pledge list', () => {

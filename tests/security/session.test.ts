@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../helpers/test-app';
+import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { startTestApp, type TestApp } from '../support/test-app';
 import { createPledge } from './support/http';
 
 /** Issue 9.8: HSTS when the site is served over HTTPS. */

@@ -1,9 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_MAX_BYTES } from '../../shared/constants';
-import { sampleSvg, uploadUrl } from '../fixtures';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { sampleSvg } from '../fixtures';
+import { describe, expect, test } from '../support/fixtures';
 import {
   HTML_PAYLOAD,
   jpegClaiming,
@@ -11,8 +10,9 @@ import {
   pngClaiming,
   pngOfExactSize,
   smallPng,
-} from './support/images';
-import { rawRequest } from './support/http';
+} from '../support/images';
+import { rawRequest } from '../support/http';
+import { uploadUrl } from '../support/api';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -23,18 +23,16 @@ const put = (url: string, body: Buffer | string, type = 'image/png') =>
     headers: { 'content-type': type },
   });
 
+// The app's clock is ours: upload URLs expire when the test says.
+let clock = Date.now();
+test.override('appOptions', { now: () => new Date(clock) });
+
 /** Threats 30-34: the upload path. */
 describe('upload', () => {
-  let t: TestApp;
-  let cookie: string;
-  let clock = Date.now();
-  beforeAll(async () => {
-    t = await startTestApp({ now: () => new Date(clock) });
-    cookie = await t.login();
-  });
-  afterAll(() => t.close());
-
-  it('30. the upload URL needs a session, expires, cannot be altered, and works once', async () => {
+  test('30. the upload URL needs a session, expires, cannot be altered, and works once', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     expect((await t.request('/api/objects/upload', { method: 'POST' })).status).toBe(401);
 
     const png = await smallPng();
@@ -69,7 +67,10 @@ describe('upload', () => {
     clock = Date.now();
   });
 
-  it('31. exactly 5,242,880 bytes are accepted; one byte more is 413', async () => {
+  test('31. exactly 5,242,880 bytes are accepted; one byte more is 413', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     expect(IMAGE_MAX_BYTES).toBe(5_242_880);
     const exact = await pngOfExactSize(IMAGE_MAX_BYTES);
     const ok = await put(await uploadUrl(t, cookie), exact);
@@ -79,7 +80,10 @@ describe('upload', () => {
     expect(res.status).toBe(413);
   });
 
-  it('32. SVG with a script and HTML labelled as PNG are 415; a JPEG/HTML polyglot is re-encoded', async () => {
+  test('32. SVG with a script and HTML labelled as PNG are 415; a JPEG/HTML polyglot is re-encoded', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const svg = sampleSvg();
     expect(svg.toString()).toContain('<script');
     for (const type of ['image/svg+xml', 'image/png']) {
@@ -113,7 +117,10 @@ describe('upload', () => {
     }
   });
 
-  it('33. traversal in object names is 400/404, and stored names are server UUIDs', async () => {
+  test('33. traversal in object names is 400/404, and stored names are server UUIDs', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const png = await smallPng();
     const res = await put(await uploadUrl(t, cookie), png);
     const { url } = (await res.json()) as { url: string };
@@ -158,7 +165,10 @@ describe('upload', () => {
     for (const name of names) expect(name).toMatch(/^[0-9a-f-]{36}(\.claimed)?$/);
   });
 
-  it('34. images claiming 50000×50000 pixels are refused quickly, without exhausting memory', async () => {
+  test('34. images claiming 50000×50000 pixels are refused quickly, without exhausting memory', async ({
+    app: t,
+    adminClient: { cookie },
+  }) => {
     const rssBefore = process.memoryUsage().rss;
     for (const bomb of [
       pngClaiming(50_000, 50_000),

@@ -1,10 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, skipLightbox } from '../e2e/support/browser';
-import { uploadImage } from '../fixtures';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { createPledge } from './support/http';
-import { jpegHtmlPolyglot } from './support/images';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { createPledge, uploadImage } from '../support/api';
+import { jpegHtmlPolyglot } from '../support/images';
 
 /** Each payload calls alert(): any dialog at all means a script ran. */
 const PAYLOADS = [

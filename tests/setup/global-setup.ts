@@ -3,36 +3,57 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { wrapPglite } from '../../server/db/client';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { wrapPglite, type Db } from '../../server/db/client';
 import { runMigrations } from '../../server/db/migrate';
-import { ensureChromium, ensurePostgres } from './services';
+import { adminQuery, databaseUrl, ensureChromium, ensurePostgres } from './services';
 // @ts-expect-error plain ESM helper shared with `npm start`
 import { buildIfNeeded } from '../../scripts/build-if-needed.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
+    postgresTemplate: string;
   }
 }
 
 /**
  * Once per `npm test`: the services the suites need, the production build the end-to-end tests
- * run, and a migrated PGlite data folder that each test file loads instead of running initdb.
+ * run, and a migrated database of each kind that every test copies instead of migrating its own:
+ * a PGlite data folder dump (loaded instead of running initdb) and a PostgreSQL template database
+ * (CREATE DATABASE ... TEMPLATE).
  */
-let prepared: Promise<string> | undefined;
+let prepared: Promise<{ pgliteTemplate: string; postgresTemplate: string }> | undefined;
+let users = 0;
 
 export default async function setup(project: TestProject) {
   // Each project runs the global setup; the work is done once per process.
   prepared ??= prepare();
-  project.provide('pgliteTemplate', await prepared);
+  users += 1;
+  const { pgliteTemplate, postgresTemplate } = await prepared;
+  project.provide('pgliteTemplate', pgliteTemplate);
+  project.provide('postgresTemplate', postgresTemplate);
+  return async () => {
+    // The last project to finish drops the template database.
+    users -= 1;
+    if (users === 0) await adminQuery(`drop database if exists ${postgresTemplate} with (force)`);
+  };
 }
 
-async function prepare(): Promise<string> {
+async function prepare() {
   await ensurePostgres();
   ensureChromium();
   if (!(buildIfNeeded as (log?: (s: string) => void) => boolean)())
     throw new Error('npm run build failed');
+  const [pgliteTemplate, postgresTemplate] = await Promise.all([
+    preparePglite(),
+    preparePostgres(),
+  ]);
+  return { pgliteTemplate, postgresTemplate };
+}
 
+async function preparePglite(): Promise<string> {
   const pg = await PGlite.create();
   await runMigrations(wrapPglite(pg));
   const dump = await pg.dumpDataDir('none');
@@ -40,4 +61,29 @@ async function prepare(): Promise<string> {
   const file = path.join(os.tmpdir(), `relief-pglite-template-${process.pid}.tar`);
   await writeFile(file, Buffer.from(await dump.arrayBuffer()));
   return file;
+}
+
+/** A migrated database to copy; nobody else may be connected to it while it is copied. */
+async function preparePostgres(): Promise<string> {
+  const name = `relief_template_${process.pid}`;
+  await adminQuery(`drop database if exists ${name} with (force)`);
+  await adminQuery(`create database ${name}`);
+  // Its own one-connection pool with a patient connect: the app's 3 s limit is for requests, and a
+  // machine busy with other test runs can take longer to hand out the first connection.
+  const pool = new pg.Pool({
+    connectionString: databaseUrl(name),
+    max: 1,
+    connectionTimeoutMillis: 60_000,
+  });
+  try {
+    await runMigrations({
+      kind: 'postgres',
+      pool,
+      db: drizzle(pool) as unknown as Db,
+      close: () => pool.end(),
+    });
+  } finally {
+    await pool.end();
+  }
+  return name;
 }

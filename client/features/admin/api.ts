@@ -19,6 +19,12 @@ import type {
   PledgeStats,
 } from '../../../shared/schemas/pledge';
 import type { Progress, ProgressUpdate } from '../../../shared/schemas/progress';
+import type { AuditPage } from '../../../shared/schemas/audit';
+import type {
+  StatementImportResult,
+  StatementMapping,
+  StatementPreview,
+} from '../../../shared/schemas/statement';
 import type { DeliveryUpdate, UpdateCreate, UpdateEdit } from '../../../shared/schemas/update';
 import { toast, type ToastInput } from '../../components/ui/toast-store';
 import { apiRequest, errorMessage, getJson, throwIfNotOk } from '../../lib/api-client';
@@ -249,6 +255,49 @@ export async function requestUploadUrl(): Promise<string> {
 /** The stored image's address: the signed upload URL without its query string (DECISIONS 13). */
 export function imageUrlFromUploadUrl(uploadURL: string): string {
   return uploadURL.split('?')[0]!;
+}
+
+/** The Activity tab: the audit log, newest first, optionally for one pledge (id or reference). */
+export function useActivity(pledge: string) {
+  const qs = new URLSearchParams({ limit: '100' });
+  if (pledge.trim()) qs.set('pledge', pledge.trim());
+  return useQuery({
+    queryKey: [...queryKeys.adminPledges, 'activity', pledge.trim()],
+    queryFn: () => getJson<AuditPage>(`/api/admin/activity?${qs}`),
+    refetchOnMount: 'always',
+    placeholderData: keepPreviousData,
+  });
+}
+
+async function postJson<T>(url: string, body: unknown): Promise<T> {
+  return (await (await apiRequest('POST', url, body)).json()) as T;
+}
+
+export const previewStatement = (content: string) =>
+  postJson<StatementPreview>('/api/admin/statements/preview', { content });
+
+export const openStatementLines = () =>
+  getJson<{ lines: StatementImportResult['lines'] }>('/api/admin/statements/lines');
+
+export const importStatement = (fileName: string, content: string, mapping: StatementMapping) =>
+  postJson<StatementImportResult>('/api/admin/statements/import', { fileName, content, mapping });
+
+/** Confirms the ticked statement lines in one batch; refreshes pledges, progress and activity. */
+export function useConfirmStatementLines() {
+  return useAdminMutation<
+    { lineId: string; pledgeId: string }[],
+    { confirmed: number; skipped: number }
+  >({
+    mutationFn: (lines) => postJson('/api/admin/statements/confirm', { lines }),
+    invalidate: pledgeRelatedKeys,
+    success: (r) => ({
+      title: 'Payments confirmed',
+      description:
+        `${r.confirmed} pledge${r.confirmed === 1 ? '' : 's'} confirmed from the statement.` +
+        (r.skipped ? ` ${r.skipped} line(s) were already confirmed.` : ''),
+    }),
+    fallback: CONFIRM_TOASTS.confirmFailed,
+  });
 }
 
 const pledgeEmailsKey = (id: string) => ['/api/admin/pledges', id, 'emails'] as const;

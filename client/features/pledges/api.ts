@@ -33,8 +33,17 @@ export const PLEDGE_FAILED_FALLBACK = 'Unable to submit your pledge. Please try 
 export function useCreatePledge() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: PledgeCreateInput) =>
-      (await (await apiRequest('POST', '/api/pledges', input)).json()) as CreatedPledge,
+    mutationFn: async ({
+      input,
+      idempotencyKey,
+    }: {
+      input: PledgeCreateInput;
+      /** One per form submission: a retry of the same submission sends the same key. */
+      idempotencyKey: string;
+    }) =>
+      (await (
+        await apiRequest('POST', '/api/pledges', input, { 'Idempotency-Key': idempotencyKey })
+      ).json()) as CreatedPledge,
     onSuccess: () => invalidatePledgeData(queryClient),
     onError: (error) => {
       toast({

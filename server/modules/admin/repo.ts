@@ -28,6 +28,13 @@ export async function getOrCreateSetting(
   return { value: (await getSetting(db, key))!, created: false };
 }
 
+export async function setSetting(db: DbOrTx, key: string, value: string) {
+  await db
+    .insert(settings)
+    .values({ key, value })
+    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } });
+}
+
 export async function insertSession(db: DbOrTx, tokenHash: string, now: Date, expiresAt: Date) {
   await db.insert(adminSessions).values({ tokenHash, createdAt: now, lastSeenAt: now, expiresAt });
 }

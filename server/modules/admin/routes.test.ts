@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { uploadImage } from '../../../tests/fixtures';
+import { uploadImage } from '../../../tests/support/api';
 import {
   createTestDatabase,
   startTestApp,
   TEST_ADMIN_PASSWORD,
   type TestApp,
-} from '../../../tests/helpers/test-app';
+} from '../../../tests/support/test-app';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
 import { settings } from '../../db/schema';

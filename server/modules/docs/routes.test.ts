@@ -10,6 +10,7 @@ interface OpenApiDocument {
 const EXPECTED = [
   'GET /api/docs',
   'GET /api/health',
+  'GET /api/ready',
   'GET /api/campaign',
   'GET /api/admin/check',
   'POST /api/admin/login',
@@ -28,6 +29,10 @@ const EXPECTED = [
   'POST /api/admin/pledges/{id}/emails/resend',
   'GET /api/admin/activity',
   'GET /api/admin/backup',
+  'POST /api/admin/statements/preview',
+  'POST /api/admin/statements/import',
+  'GET /api/admin/statements/lines',
+  'POST /api/admin/statements/confirm',
   'GET /api/progress',
   'PUT /api/progress',
   'GET /api/updates',

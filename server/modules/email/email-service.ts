@@ -16,6 +16,8 @@ export interface EmailService {
   enqueueNewPledges(tx: DbOrTx, rows: { id: string }[]): Promise<void>;
   enqueue(tx: DbOrTx, pledgeId: string, kind: repo.OutboxKind): Promise<void>;
   donorSaysSentFor: typeof repo.donorSaysSentFor;
+  /** Messages neither sent nor given up (all instances): the metrics' outbox backlog. */
+  countWaiting(): Promise<number>;
 }
 
 /** Where the status links point: PUBLIC_URL, or this machine for a local install. */
@@ -65,5 +67,6 @@ export async function createEmailService(
       ),
     enqueue: (tx, pledgeId, kind) => repo.enqueue(tx, pledgeId, kind),
     donorSaysSentFor: repo.donorSaysSentFor,
+    countWaiting: () => repo.countWaiting(database.db),
   };
 }

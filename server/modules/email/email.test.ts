@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import campaign from '../../../config/campaign.json';
 import { startTestSmtp, type TestSmtp } from '../../../tests/helpers/smtp';
-import { startTestApp, type TestApp } from '../../../tests/helpers/test-app';
+import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { ConfigError, loadConfig } from '../../config';
 
 /** Issue 12: instruction and receipt e-mails through the outbox, over real SMTP. */

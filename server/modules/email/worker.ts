@@ -20,6 +20,7 @@ export const GIVE_UP_AFTER_MS = 24 * 3600_000;
 /** Messages per batch (one query on PGlite), and batches per wake-up before the worker yields. */
 const BATCH = 10;
 const MAX_BATCHES = 10;
+const BACKLOG_PAUSE_MS = 200;
 
 export interface EmailWorkerOptions {
   database: Database;
@@ -87,8 +88,9 @@ export class EmailWorker {
       for (let i = 0; i < MAX_BATCHES && !this.stopped; i++) {
         if (!(await this.sendBatch())) return;
       }
-      // More may be due: continue on the next turn, letting requests in between.
-      this.again = true;
+      // More may be due (a backlog after a restart): continue after a pause, so that on PGlite's
+      // one connection the pledge writes are not queued behind a long run of e-mail.
+      setTimeout(() => this.kick(), BACKLOG_PAUSE_MS).unref();
     } catch (err) {
       // The database is unreachable (or closing): the next poll tries again.
       this.opts.log.warn(

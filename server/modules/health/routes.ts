@@ -1,9 +1,24 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { healthSchema } from '../../../shared/schemas/api';
+import { healthSchema, notReadySchema, readySchema } from '../../../shared/schemas/api';
 import { campaignSchema } from '../../../shared/schemas/campaign';
 import type { AppContext } from '../../context';
+import { appliedMigrations, migrationJournal } from '../../db/migrate';
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export async function healthRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -33,6 +48,33 @@ export async function healthRoutes(fastify: FastifyInstance, ctx: AppContext) {
       } finally {
         clearTimeout(timer);
       }
+    },
+  );
+
+  // Readiness, for a load balancer or an orchestrator: the database answers, this version's
+  // migrations are all applied (an older instance next to a newer schema says so), not draining.
+  // /api/health stays the liveness check.
+  app.get(
+    '/api/ready',
+    {
+      config: { access: 'public' },
+      logLevel: 'warn',
+      schema: { response: { 200: readySchema, 503: notReadySchema } },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const problems: string[] = [];
+      if (app.isDraining()) problems.push('draining');
+      try {
+        const applied = await withTimeout(appliedMigrations(db), 2_000);
+        const known = migrationJournal().length;
+        if (applied < known) problems.push(`migrations: ${applied} of ${known} applied`);
+      } catch (err) {
+        request.log.warn({ err }, 'ready: database unreachable');
+        problems.push('database unreachable');
+      }
+      if (problems.length) return reply.code(503).send({ status: 'not ready' as const, problems });
+      return { status: 'ready' as const, database: database.kind };
     },
   );
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '../../../shared/containers';
 import type { AdminPledge } from '../../../shared/schemas/pledge';
-import { startTestApp, type TestApp } from '../../../tests/helpers/test-app';
+import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { insertPledges, type NewPledge } from './repo';
 
 // The admin table reads counts from the snapshot, pages past the middle from the other end, and

@@ -11,7 +11,7 @@ import {
   REFERENCE_ALPHABET,
   referenceFor,
 } from '../../../shared/payment-reference';
-import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/helpers/test-app';
+import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { openPostgres, wrapPglite, type Database } from '../../db/client';
 import { MIGRATIONS_FOLDER, runMigrations } from '../../db/migrate';
 import { insertPledges } from './repo';

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { containersFor } from '../../../shared/containers';
 import type { Currency } from '../../../shared/constants';
 import { DEFAULT_REFERENCE_PREFIX, parseReference } from '../../../shared/payment-reference';
@@ -102,16 +102,18 @@ export async function insertPledges(
   const result = (await db.execute(sql`
     insert into pledges
       (name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at,
-       reference)
+       idempotency_key, reference)
     select name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at,
-      coalesce(created_at, clock_timestamp()),
+      coalesce(created_at, clock_timestamp()), idempotency_key,
       pledge_reference(nextval('pledge_reference_seq'), ${referencePrefix})
     from unnest(
       ${col((v) => v.name)}::text[], ${col((v) => v.email)}::text[], ${col((v) => v.amount)}::int[],
       ${col((v) => v.currency ?? 'USD')}::text[], ${col((v) => v.containers)}::bigint[],
       ${col((v) => v.isAnonymous ?? false)}::bool[], ${col((v) => v.isPaid ?? false)}::bool[],
-      ${col((v) => iso(v.paymentConfirmedAt))}::timestamptz[], ${col((v) => iso(v.createdAt))}::timestamptz[]
-    ) as t(name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at)
+      ${col((v) => iso(v.paymentConfirmedAt))}::timestamptz[], ${col((v) => iso(v.createdAt))}::timestamptz[],
+      ${col((v) => v.idempotencyKey ?? null)}::text[]
+    ) as t(name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at,
+      idempotency_key)
     returning id, created_at, reference, ${createdMicros} as created_micros`)) as unknown as {
     rows: {
       id: string;
@@ -137,6 +139,7 @@ export async function insertPledges(
       amountReceived: null,
       currencyReceived: null,
       receivedContainers: null,
+      idempotencyKey: v.idempotencyKey ?? null,
       createdMicros: Number(r.created_micros),
     };
   });
@@ -155,6 +158,41 @@ export async function listRecentPledges(db: DbOrTx, limit: number): Promise<Time
     .orderBy(desc(pledges.createdAt), desc(pledges.id))
     .limit(limit);
   return rows.map((r) => ({ ...r.row, createdMicros: r.createdMicros }));
+}
+
+/**
+ * The pledge a key created within `ttlMs`; an older one gives its key up (it expired), so the same
+ * key may create a new pledge.
+ */
+export async function findByIdempotencyKey(db: DbOrTx, key: string, now: Date, ttlMs: number) {
+  const rows = await db.select().from(pledges).where(eq(pledges.idempotencyKey, key));
+  const row = rows[0];
+  if (!row) return undefined;
+  if (row.createdAt.getTime() > now.getTime() - ttlMs) return row;
+  await db
+    .update(pledges)
+    .set({ idempotencyKey: null })
+    .where(and(eq(pledges.id, row.id), eq(pledges.idempotencyKey, key)));
+  return undefined;
+}
+
+export async function pledgesByReference(db: DbOrTx, references: string[]) {
+  if (references.length === 0) return [];
+  return db.select().from(pledges).where(inArray(pledges.reference, references));
+}
+
+/** Pending pledges of these amounts: the candidates of a "likely" statement match. */
+export async function openPledgesByAmount(
+  db: DbOrTx,
+  pairs: { amount: number; currency: string }[],
+) {
+  if (pairs.length === 0) return [];
+  const amounts = [...new Set(pairs.map((p) => p.amount))];
+  return db
+    .select()
+    .from(pledges)
+    .where(and(inArray(pledges.amount, amounts), eq(pledges.isPaid, false)))
+    .limit(5000);
 }
 
 export async function findPledge(db: DbOrTx, id: string): Promise<PledgeRow | undefined> {

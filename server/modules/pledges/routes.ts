@@ -13,6 +13,7 @@ import {
   pledgeEditSchema,
   pledgeListQuerySchema,
   pledgeListSchema,
+  type PledgeCreate,
 } from '../../../shared/schemas/pledge';
 import { NO_CHANGES_MESSAGE } from '../../../shared/schemas/update';
 import type { AppContext } from '../../context';
@@ -48,6 +49,18 @@ export function confirmAudit(
 }
 
 const NOT_FOUND = 'Pledge not found';
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
+
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !IDEMPOTENCY_KEY.test(raw))
+    throw badRequest(
+      'Idempotency-Key must be 8 to 100 letters, digits, dashes or underscores (a UUID).',
+    );
+  return raw.toLowerCase();
+}
 const JSON_TYPE = 'application/json; charset=utf-8';
 const pledgeParams = idParamsSchema('pledge');
 
@@ -96,6 +109,32 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
   );
 
+  /**
+   * Idempotency-Key (issue 11): a retried POST (a poor mobile link, a double tap) gets the first
+   * pledge back, 201 with the same id, never a second row. Retries that arrive while the first is
+   * still being written share its promise; later ones find it by its key (unique in the table).
+   */
+  const inFlight = new Map<string, Promise<repo.PledgeRow>>();
+  function submitOnce(key: string, input: PledgeCreate): Promise<repo.PledgeRow> {
+    const pending = inFlight.get(key);
+    if (pending) return pending;
+    const run = (async () => {
+      const existing = await repo.findByIdempotencyKey(db, key, config.now(), IDEMPOTENCY_TTL_MS);
+      if (existing) return existing;
+      try {
+        return await writer.submit({ ...repo.newPledgeValues(input), idempotencyKey: key });
+      } catch (err) {
+        // Another instance stored the same key first (PostgreSQL): answer with its pledge.
+        const raced = await repo.findByIdempotencyKey(db, key, config.now(), IDEMPOTENCY_TTL_MS);
+        if (raced) return raced;
+        throw err;
+      }
+    })();
+    inFlight.set(key, run);
+    void run.finally(() => inFlight.delete(key)).catch(() => undefined);
+    return run;
+  }
+
   const pledgeLimit = config.rateLimitPledgesPerMinute;
   app.post(
     '/api/pledges',
@@ -119,7 +158,10 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
         request.log.warn('pledge honeypot triggered');
         return reply.code(201).send({ ok: true });
       }
-      const row = await writer.submit(repo.newPledgeValues(input));
+      const key = idempotencyKeyOf(request);
+      const row = key
+        ? await submitOnce(key, input)
+        : await writer.submit(repo.newPledgeValues(input));
       // The donor's own payment reference and status page link (issue 12), for the thank-you
       // page: only in this answer, never in a list that others read.
       return reply.code(201).send({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Progress } from '../../../shared/schemas/progress';
-import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/helpers/test-app';
+import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/support/test-app';
 
 const getProgress = async (t: TestApp): Promise<Progress> => {
   const res = await t.request('/api/progress');
@@ -195,12 +195,26 @@ describe('donorCount', () => {
   });
   afterAll(() => t.close());
 
-  it('counts distinct e-mail addresses, case-insensitively', async () => {
-    const a1 = await pledge(t, 5, 'USD', 'Ann@Donors.test');
-    const a2 = await pledge(t, 5, 'USD', 'ann@donors.test');
-    await pledge(t, 5, 'JMD', 'ANN@DONORS.TEST');
+  // Over confirmed pledges only (issue 9.5, docs/decisions/008): a pending pledge does not count.
+  const paid = async (amount: number, currency: 'USD' | 'JMD', email: string) => {
+    const p = await pledge(t, amount, currency, email);
+    const res = await t.request(`/api/pledges/${p.id}/confirm`, {
+      method: 'PUT',
+      cookie,
+      json: {},
+    });
+    expect(res.status).toBe(200);
+    return p;
+  };
+
+  it('counts distinct e-mail addresses of confirmed pledges, case-insensitively', async () => {
+    const a1 = await paid(5, 'USD', 'Ann@Donors.test');
+    const a2 = await paid(5, 'USD', 'ann@donors.test');
+    await paid(5, 'JMD', 'ANN@DONORS.TEST');
     expect(await getProgress(t)).toMatchObject({ donorCount: 1, pledgeCount: 3 });
-    const bob = await pledge(t, 5, 'USD', 'bob@donors.test');
+    await pledge(t, 5, 'USD', 'pending@donors.test');
+    expect(await getProgress(t)).toMatchObject({ donorCount: 1, pledgeCount: 4 });
+    const bob = await paid(5, 'USD', 'bob@donors.test');
     expect((await getProgress(t)).donorCount).toBe(2);
 
     // Deleting one of Ann's pledges keeps her; an e-mail edit moves Bob's pledge to Ann.
@@ -211,7 +225,7 @@ describe('donorCount', () => {
       cookie,
       json: { updates: { email: 'aNN@donors.test' } },
     });
-    expect(await getProgress(t)).toMatchObject({ donorCount: 1, pledgeCount: 3 });
+    expect(await getProgress(t)).toMatchObject({ donorCount: 1, pledgeCount: 4 });
     await t.request(`/api/pledges/${a2.id}`, {
       method: 'PATCH',
       cookie,
@@ -248,7 +262,7 @@ describe('progress after a restart', () => {
           confirmedAmount: 100,
           manualAdjustment: 250,
           goalAmount: 600_000,
-          donorCount: 2,
+          donorCount: 1, // the one confirmed pledge's donor
           pledgeCount: 3,
         });
         // Numbers, not strings, on both drivers (node-postgres returns bigint sums as text).

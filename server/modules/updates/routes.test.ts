@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryUpdate } from '../../../shared/schemas/update';
-import { sampleJpeg, samplePng, uploadImage, uploadUrl } from '../../../tests/fixtures';
-import { startTestApp, type TestApp } from '../../../tests/helpers/test-app';
+import { sampleJpeg, samplePng } from '../../../tests/fixtures';
+import { uploadImage, uploadUrl } from '../../../tests/support/api';
+import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 const NO_CHANGES = 'No changes detected. Please modify at least one field.';

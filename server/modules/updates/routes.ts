@@ -13,7 +13,8 @@ import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/http-error';
 import { sendCached } from '../../read-model/cached-body';
 import { siteOrigins } from '../../plugins/security';
-import { ownObjectId } from '../uploads/signing';
+import { referencedImageIds } from '../uploads/routes';
+import { OBJECT_PATH_PREFIX, ownObjectId } from '../uploads/signing';
 import { audited } from '../audit/repo';
 import * as repo from './repo';
 
@@ -128,9 +129,27 @@ export async function updateRoutes(fastify: FastifyInstance, ctx: AppContext) {
         }),
       );
       if (!row) throw notFound(NOT_FOUND);
+      if (changes.imageUrl !== undefined) await dropIfUnused(current.imageUrl);
       return repo.toDeliveryUpdate(row);
     },
   );
+
+  /**
+   * Deletes the photo an update no longer shows once no other update uses it (issue 9.6): it
+   * stops being public at once, not after the fresh-upload grace period.
+   */
+  async function dropIfUnused(imageUrl: string) {
+    const i = imageUrl.indexOf(OBJECT_PATH_PREFIX);
+    if (i < 0) return;
+    const id = imageUrl.slice(i + OBJECT_PATH_PREFIX.length);
+    if (referencedImageIds(snapshot.deliveryUpdates()).has(id)) return;
+    await storage.remove(id).catch((err: unknown) => {
+      app.log.warn(
+        { err: { message: (err as Error).message } },
+        'could not delete an unused image',
+      );
+    });
+  }
 
   app.delete(
     '/api/updates/:id',
@@ -157,6 +176,7 @@ export async function updateRoutes(fastify: FastifyInstance, ctx: AppContext) {
         }),
       );
       if (!row) throw notFound(NOT_FOUND);
+      await dropIfUnused(row.imageUrl);
       return { ok: true as const, id };
     },
   );

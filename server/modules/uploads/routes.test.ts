@@ -1,11 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_MAX_BYTES } from '../../../shared/constants';
-import { sampleJpeg, samplePng, sampleSvg, uploadUrl } from '../../../tests/fixtures';
-import { startTestApp, type TestApp } from '../../../tests/helpers/test-app';
+import { sampleJpeg, samplePng, sampleSvg } from '../../../tests/fixtures';
+import { uploadUrl } from '../../../tests/support/api';
+import { pngClaiming } from '../../../tests/support/images';
+import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 
 const put = (url: string, body: Buffer | string, type = 'image/png') =>
   fetch(url, {
@@ -13,30 +14,6 @@ const put = (url: string, body: Buffer | string, type = 'image/png') =>
     body: typeof body === 'string' ? body : new Uint8Array(body),
     headers: { 'content-type': type },
   });
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0);
-  return Buffer.concat([head, data, crc]);
-}
-
-/** A tiny PNG whose header claims `width`×`height` pixels (a decompression bomb's shape). */
-function pngClaiming(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(Buffer.alloc(1000))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 describe('image upload', () => {
   let t: TestApp;
@@ -75,7 +52,7 @@ describe('image upload', () => {
     expect(img.status).toBe(200);
     expect(img.headers.get('content-type')).toBe('image/webp');
     expect(img.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(img.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(img.headers.get('cache-control')).toBe('public, max-age=3600');
     const bytes = Buffer.from(await img.arrayBuffer());
     expect(bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(bytes.subarray(8, 12).toString('latin1')).toBe('WEBP');

@@ -19,6 +19,28 @@ const getQuery = z.object({
 });
 const BINARY = z.string().meta({ format: 'binary' });
 
+/**
+ * An upload no update uses is served this long (the admin is still filling in the form), then
+ * answers 404 (docs/decisions/008).
+ */
+export const UNUSED_IMAGE_GRACE_MS = 24 * 3600_000;
+
+const idsByUpdates = new WeakMap<readonly { imageUrl: string }[], Set<string>>();
+/** The object ids the updates show, computed once per snapshot change. */
+export function referencedImageIds(updates: readonly { imageUrl: string }[]): Set<string> {
+  let ids = idsByUpdates.get(updates);
+  if (!ids) {
+    ids = new Set(
+      updates.flatMap((u) => {
+        const i = u.imageUrl.indexOf(OBJECT_PATH_PREFIX);
+        return i < 0 ? [] : [u.imageUrl.slice(i + OBJECT_PATH_PREFIX.length)];
+      }),
+    );
+    idsByUpdates.set(updates, ids);
+  }
+  return ids;
+}
+
 export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { storage, config } = ctx;
@@ -122,11 +144,19 @@ export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
       const width = (IMAGE_WIDTHS as readonly number[]).includes(w ?? -1)
         ? (w as ImageWidth)
         : IMAGE_WIDTHS[IMAGE_WIDTHS.length - 1]!;
+      // Only images an update shows, or fresh uploads whose update is still being written
+      // (issue 9.6): a deleted or replaced photo stops being public.
+      if (!referencedImageIds(ctx.snapshot.deliveryUpdates()).has(id)) {
+        const savedAt = await storage.savedAt(id);
+        if (savedAt === undefined || config.now().getTime() - savedAt > UNUSED_IMAGE_GRACE_MS)
+          throw new HttpError(404, 'Image not found');
+      }
       const data = await storage.read(id, width);
       if (!data) throw new HttpError(404, 'Image not found');
       reply
         .header('Content-Type', 'image/webp')
-        .header('Cache-Control', 'public, max-age=31536000, immutable')
+        // An hour, not a year: a removed photo leaves browser and proxy caches within the hour.
+        .header('Cache-Control', 'public, max-age=3600')
         .header('Content-Security-Policy', "sandbox; default-src 'none'")
         .header('X-Content-Type-Options', 'nosniff');
       return sendRaw(reply, data);

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from '../../setup/services';
-import { E2E_ADMIN_PASSWORD } from './server';
+import { afterAll, beforeAll } from 'vitest';
+import { E2E_ADMIN_PASSWORD, startServer, type RunningServer } from './server';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -20,7 +21,9 @@ export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1440, height: 900 };
 
 /** A fresh Chromium profile (empty localStorage and cookies). */
-export async function openBrowser(opts: { viewport?: { width: number; height: number }; reducedMotion?: boolean } = {}) {
+export async function openBrowser(
+  opts: { viewport?: { width: number; height: number }; reducedMotion?: boolean } = {},
+) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'relief-chromium-'));
   const context: BrowserContext = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM_PATH,
@@ -54,4 +57,34 @@ export async function loginThroughUi(page: Page, baseUrl: string, password = E2E
   await dialog.getByLabel(/password/i).fill(password);
   await dialog.getByRole('button', { name: /login/i }).click();
   await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+}
+
+export interface Site {
+  server: RunningServer;
+  page: Page;
+  context: BrowserContext;
+}
+
+/**
+ * One production server and one Chromium profile for the whole test file: started before its
+ * first test, closed after its last. `ready` runs once both are up (the file's own set-up; most
+ * files copy `site.server` and `site.page` into their variables there).
+ */
+export function useSite(
+  opts: Parameters<typeof openBrowser>[0] & { lightbox?: boolean },
+  ready: (site: Site) => void | Promise<void>,
+) {
+  let server: RunningServer | undefined;
+  let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await openBrowser(opts);
+    // The first-visit lightbox covers the page: only the tests about it want it.
+    if (!opts.lightbox) await skipLightbox(browser.context);
+    await ready({ server, page: browser.page, context: browser.context });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
 }

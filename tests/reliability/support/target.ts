@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, testDbKind, type TestDbKind } from '../../helpers/test-app';
+import { createTestDatabase, testDbKind, type TestDbKind } from '../../support/test-app';
 import {
   preparedDataDir,
   spawnServer,
   type ServerProcess,
   type SpawnOptions,
-} from './server-process';
+} from '../../support/server-process';
 
 /**
  * Where a child-process server keeps its data, for this project's database (TEST_DB): a prepared

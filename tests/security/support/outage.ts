@@ -1,6 +1,6 @@
 import { openPostgres, type Database } from '../../../server/db/client';
-import { createTestDatabase, testDbKind } from '../../helpers/test-app';
-import { TcpProxy } from '../../reliability/support/tcp-proxy';
+import { createTestDatabase, testDbKind } from '../../support/test-app';
+import { TcpProxy } from '../../support/tcp-proxy';
 
 /**
  * A database that a test can take away from the app: PostgreSQL through a TCP proxy that is cut

@@ -17,7 +17,10 @@ import { DeleteUpdateDialog } from './delete-update-dialog';
 import EditUpdateDialog from './edit-update-dialog';
 import { EditPledgeDialog } from './edit-pledge-dialog';
 import { RecordPaymentDialog } from './record-payment-dialog';
+import { ActivityLog } from './activity-log';
+import { DashboardTabs, type DashboardTab } from './dashboard-tabs';
 import { ExportDialog } from './export-dialog';
+import { StatementImport } from './statement-import';
 import { PledgeEmailsDialog } from './pledge-emails-dialog';
 import { PledgeTable } from './pledge-table';
 import { PostUpdateDialog } from './post-update-dialog';
@@ -51,6 +54,7 @@ export function AdminDashboard() {
   const [editingPledge, setEditingPledge] = useState<AdminPledge | null>(null);
   const [payingPledge, setPayingPledge] = useState<AdminPledge | null>(null);
   const [deletingPledge, setDeletingPledge] = useState<AdminPledge | null>(null);
+  const [tab, setTab] = useState<DashboardTab>('overview');
   const [emailsOf, setEmailsOf] = useState<AdminPledge | null>(null);
 
   // A 401 while loading (the session ended elsewhere) is a Session Expired like any admin call.
@@ -102,35 +106,57 @@ export function AdminDashboard() {
         </div>
       </header>
 
-      <StatCards stats={pledges.data?.stats} />
+      <DashboardTabs value={tab} onChange={setTab} />
 
-      <UpdatesGrid
-        updates={updates.data}
-        onPost={() => setPostOpen(true)}
-        onEdit={setEditingUpdate}
-        onDelete={setDeletingUpdate}
-      />
-
-      {pledges.isError && !pledges.data ? (
-        <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-800">
-          Could not load the pledges.{' '}
-          <Button variant="link" className="h-auto p-0" onClick={() => void pledges.refetch()}>
-            Try again
-          </Button>
+      {tab === 'import' ? (
+        <div role="tabpanel" id="admin-panel-import" aria-labelledby="admin-tab-import">
+          <StatementImport />
         </div>
-      ) : null}
+      ) : tab === 'activity' ? (
+        <div role="tabpanel" id="admin-panel-activity" aria-labelledby="admin-tab-activity">
+          <ActivityLog />
+        </div>
+      ) : (
+        <div
+          role="tabpanel"
+          id="admin-panel-overview"
+          aria-labelledby="admin-tab-overview"
+          className="grid gap-8"
+        >
+          <StatCards stats={pledges.data?.stats} />
 
-      <PledgeTable
-        params={params}
-        onParamsChange={setParams}
-        data={pledges.data}
-        isLoading={pledges.isLoading}
-        isFetching={pledges.isFetching}
-        onEdit={setEditingPledge}
-        onDelete={setDeletingPledge}
-        onRecordPayment={setPayingPledge}
-        onEmails={setEmailsOf}
-      />
+          <UpdatesGrid
+            updates={updates.data}
+            onPost={() => setPostOpen(true)}
+            onEdit={setEditingUpdate}
+            onDelete={setDeletingUpdate}
+          />
+
+          {pledges.isError && !pledges.data ? (
+            <div
+              role="alert"
+              className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-800"
+            >
+              Could not load the pledges.{' '}
+              <Button variant="link" className="h-auto p-0" onClick={() => void pledges.refetch()}>
+                Try again
+              </Button>
+            </div>
+          ) : null}
+
+          <PledgeTable
+            params={params}
+            onParamsChange={setParams}
+            data={pledges.data}
+            isLoading={pledges.isLoading}
+            isFetching={pledges.isFetching}
+            onEdit={setEditingPledge}
+            onDelete={setDeletingPledge}
+            onRecordPayment={setPayingPledge}
+            onEmails={setEmailsOf}
+          />
+        </div>
+      )}
 
       <ExportDialog
         open={exportOpen}

@@ -60,7 +60,7 @@ export function PledgeStatus({
           {paid
             ? 'Your payment has arrived: your gift is turning into meals.'
             : pledge.status === 'part-paid'
-              ? 'Part of your payment has arrived. Thank you: the rest can follow by the same transfer.'
+              ? 'Part of your payment has arrived; the rest can follow by the same transfer.'
               : 'Your pledge is recorded; this page shows when your payment arrives.'}
         </p>
       </div>

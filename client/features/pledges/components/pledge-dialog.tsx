@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import {
   AMOUNT_PLACEHOLDER,
@@ -25,6 +26,16 @@ import { navigate } from '../../../lib/navigation';
 import { progressQuery } from '../../../lib/query-keys';
 import { rememberStatusLink } from '../../../lib/status-link';
 import { useCreatePledge } from '../api';
+
+/** A v4 UUID; crypto.randomUUID exists only on HTTPS and localhost pages. */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
 
 /** SPEC 2: an empty amount counts as 0 (and then fails the "at least $1" rule). */
 export function parseAmountInput(value: unknown): number {
@@ -63,6 +74,7 @@ export default function PledgeDialog({
     formState: { errors },
   } = form;
   const createPledge = useCreatePledge();
+  const submission = useRef<{ fingerprint: string; key: string } | null>(null);
   const { data: progress } = useQuery(progressQuery);
   const goal = goalOrDefault(progress?.goalAmount);
 
@@ -73,7 +85,17 @@ export default function PledgeDialog({
   const onSubmit = handleSubmit(async ({ website, ...pledge }) => {
     try {
       // The honeypot travels only when something (a bot) filled it in.
-      const created = await createPledge.mutateAsync(website ? { ...pledge, website } : pledge);
+      const input = website ? { ...pledge, website } : pledge;
+      // The same answers sent again (after a timeout on a poor link) reuse the key, so the server
+      // answers with the pledge it may already have stored; changed answers are a new submission.
+      const fingerprint = JSON.stringify(input);
+      if (submission.current?.fingerprint !== fingerprint)
+        submission.current = { fingerprint, key: newIdempotencyKey() };
+      const created = await createPledge.mutateAsync({
+        input,
+        idempotencyKey: submission.current.key,
+      });
+      submission.current = null;
       // The thank-you page shows the payment reference (a honeypot answer has none).
       if (typeof created.reference === 'string') rememberPledgeReference(created.reference);
       rememberStatusLink(created);

@@ -1,10 +1,15 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ReactElement } from 'react';
+import { TooltipProvider } from '../../../components/ui/tooltip';
 import { ProgressBar } from './progress-bar';
 import { progressView } from './progress-math';
 import { ProgressTiles } from './progress-tiles';
 
 afterEach(cleanup);
+
+/** The app renders everything inside a TooltipProvider (main.tsx). */
+const renderBar = (ui: ReactElement) => render(<TooltipProvider>{ui}</TooltipProvider>);
 
 describe('progressView', () => {
   it('shows one decimal and caps at 100', () => {
@@ -31,7 +36,7 @@ describe('ProgressBar', () => {
   afterEach(() => vi.useRealTimers());
 
   it('renders pledged, goal, remaining and meals', () => {
-    render(<ProgressBar currentAmount={123_456} goalAmount={500_000} />);
+    renderBar(<ProgressBar currentAmount={123_456} goalAmount={500_000} />);
     const text = document.body.textContent!;
     expect(text).toContain('123,456');
     expect(text).toContain('containers pledged');
@@ -42,7 +47,7 @@ describe('ProgressBar', () => {
   });
 
   it('animates the fill from 0 after about 100 ms', () => {
-    render(<ProgressBar currentAmount={250_000} goalAmount={500_000} />);
+    renderBar(<ProgressBar currentAmount={250_000} goalAmount={500_000} />);
     const fill = screen.getByTestId('progress-fill');
     expect(fill.dataset.percent).toBe('0');
     expect(fill.style.transform).toBe('translateX(-100%)');
@@ -54,13 +59,13 @@ describe('ProgressBar', () => {
   });
 
   it('places the label inside the fill above 8 percent, outside otherwise', () => {
-    const { unmount } = render(<ProgressBar currentAmount={50_000} goalAmount={500_000} />);
+    const { unmount } = renderBar(<ProgressBar currentAmount={50_000} goalAmount={500_000} />);
     let label = screen.getByTestId('progress-label');
     expect(screen.getByTestId('progress-fill').contains(label)).toBe(true);
     expect(label.textContent).toBe('10.0%');
     unmount();
 
-    render(<ProgressBar currentAmount={40_000} goalAmount={500_000} />);
+    renderBar(<ProgressBar currentAmount={40_000} goalAmount={500_000} />);
     label = screen.getByTestId('progress-label');
     expect(screen.getByTestId('progress-fill').contains(label)).toBe(false);
     expect(screen.getByRole('progressbar').contains(label)).toBe(false);
@@ -68,7 +73,7 @@ describe('ProgressBar', () => {
   });
 
   it('caps the bar at 100 percent', () => {
-    render(<ProgressBar currentAmount={600_000} goalAmount={500_000} />);
+    renderBar(<ProgressBar currentAmount={600_000} goalAmount={500_000} />);
     act(() => vi.advanceTimersByTime(100));
     expect(screen.getByTestId('progress-fill').dataset.percent).toBe('100');
     expect(screen.getByTestId('progress-fill').style.transform).toBe('translateX(0%)');
@@ -77,7 +82,7 @@ describe('ProgressBar', () => {
   });
 
   it('shows a skeleton while loading', () => {
-    render(<ProgressBar isLoading />);
+    renderBar(<ProgressBar isLoading />);
     expect(screen.getByTestId('progress-skeleton')).toBeTruthy();
     expect(screen.queryByRole('progressbar')).toBeNull();
   });
@@ -92,5 +97,22 @@ describe('ProgressTiles', () => {
     const complete = screen.getByTestId('tile-complete');
     expect(complete.querySelector('dt')!.textContent).toBe('Complete');
     expect(complete.querySelector('dd')!.textContent).toBe('24.7%');
+  });
+
+  it('shows received and pledged-not-yet-received in two tones, with the numbers as text', () => {
+    vi.useFakeTimers();
+    renderBar(
+      <ProgressBar currentAmount={200_000} confirmedAmount={50_000} goalAmount={500_000} />,
+    );
+    act(() => {
+      vi.advanceTimersByTime(150);
+    });
+    expect(screen.getByTestId('progress-fill').getAttribute('data-percent')).toBe('40');
+    expect(screen.getByTestId('progress-received').getAttribute('data-percent')).toBe('10');
+    const bar = screen.getByRole('progressbar', { name: 'Campaign progress' });
+    const described = document.getElementById(bar.getAttribute('aria-describedby')!)!;
+    expect(described.textContent).toContain('50,000 received');
+    expect(described.textContent).toContain('150,000 pledged, not yet received');
+    vi.useRealTimers();
   });
 });

@@ -2,11 +2,14 @@ import { useEffect, useState } from 'react';
 import { PROGRESS_FILL_DELAY_MS } from '../../../../shared/constants';
 import { formatNumber } from '../../../../shared/format';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { progressView } from './progress-math';
+import { Tooltip } from '../../../components/ui/tooltip';
+import { progressView, receivedView } from './progress-math';
 
 interface ProgressBarProps {
   currentAmount?: number;
   goalAmount?: number;
+  /** Containers of the money received (confirmed payments): the bar's darker part. */
+  confirmedAmount?: number;
   isLoading?: boolean;
 }
 
@@ -14,25 +17,50 @@ interface ProgressBarProps {
  * Containers pledged against the goal (SPEC 2, "Progress bar component"). The fill starts empty
  * and grows after ~100 ms, so a visitor sees the campaign move.
  */
-export function ProgressBar({ currentAmount, goalAmount, isLoading }: ProgressBarProps) {
+export function ProgressBar({
+  currentAmount,
+  goalAmount,
+  confirmedAmount,
+  isLoading,
+}: ProgressBarProps) {
   if (isLoading || currentAmount === undefined) return <ProgressBarSkeleton />;
-  return <LoadedProgressBar current={currentAmount} goalAmount={goalAmount} />;
+  return (
+    <LoadedProgressBar
+      current={currentAmount}
+      goalAmount={goalAmount}
+      confirmed={confirmedAmount}
+    />
+  );
 }
 
-function LoadedProgressBar({ current, goalAmount }: { current: number; goalAmount?: number }) {
+function LoadedProgressBar({
+  current,
+  goalAmount,
+  confirmed,
+}: {
+  current: number;
+  goalAmount?: number;
+  confirmed?: number;
+}) {
   const view = progressView(current, goalAmount);
+  const money = receivedView(current, confirmed, goalAmount);
   const [width, setWidth] = useState(0);
+  const [receivedWidth, setReceivedWidth] = useState(0);
   useEffect(() => {
-    const timer = setTimeout(() => setWidth(view.percent), PROGRESS_FILL_DELAY_MS);
+    const timer = setTimeout(() => {
+      setWidth(view.percent);
+      setReceivedWidth(money.receivedPercent);
+    }, PROGRESS_FILL_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [view.percent]);
+  }, [view.percent, money.receivedPercent]);
+  const split = `${formatNumber(money.received)} containers received · ${formatNumber(money.awaiting)} pledged, not yet received`;
 
   const label = (
     <span
       data-testid="progress-label"
       className={
         view.labelInside
-          ? 'px-3 text-sm font-bold text-white tabular-nums'
+          ? 'relative px-3 text-sm font-bold text-ink-900 tabular-nums'
           : 'shrink-0 text-sm font-bold text-brand-800 tabular-nums'
       }
     >
@@ -54,27 +82,57 @@ function LoadedProgressBar({ current, goalAmount }: { current: number; goalAmoun
       </p>
 
       <div className="mt-4 flex items-center gap-3">
-        <div
-          role="progressbar"
-          aria-label="Campaign progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={Number(view.percent.toFixed(1))}
-          aria-valuetext={`${view.percentLabel} of the goal`}
-          className="h-7 flex-1 overflow-hidden rounded-full bg-brand-100 ring-1 ring-brand-200 ring-inset"
-        >
-          {/* Moved, not resized: a transform animates on the compositor without re-layout. */}
+        <Tooltip content={split}>
           <div
-            data-testid="progress-fill"
-            data-percent={width}
-            className="flex h-full w-full items-center justify-end rounded-full bg-gradient-to-r from-brand-600 to-brand-700 transition-transform duration-1000 ease-out"
-            style={{ transform: `translateX(${width - 100}%)` }}
+            tabIndex={0}
+            aria-describedby="progress-received-text"
+            role="progressbar"
+            aria-label="Campaign progress"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Number(view.percent.toFixed(1))}
+            aria-valuetext={`${view.percentLabel} of the goal`}
+            className="h-7 flex-1 overflow-hidden rounded-full bg-brand-100 ring-1 ring-brand-200 ring-inset"
           >
-            {view.labelInside ? label : null}
+            {/* Moved, not resized: a transform animates on the compositor without re-layout. The
+              whole fill is what was pledged (light); its received part (dark) moves inside it,
+              by the difference, so it ends at receivedWidth on the track. */}
+            <div
+              data-testid="progress-fill"
+              data-percent={width}
+              className="relative flex h-full w-full items-center justify-end rounded-full bg-sun-300 transition-transform duration-1000 ease-out"
+              style={{ transform: `translateX(${width - 100}%)` }}
+            >
+              <div
+                data-testid="progress-received"
+                data-percent={receivedWidth}
+                aria-hidden="true"
+                className="absolute inset-0 rounded-full bg-gradient-to-r from-brand-600 to-brand-700 transition-transform duration-1000 ease-out"
+                style={{ transform: `translateX(${receivedWidth - width}%)` }}
+              />
+              {view.labelInside ? label : null}
+            </div>
           </div>
-        </div>
+        </Tooltip>
         {view.labelInside ? null : label}
       </div>
+
+      <p
+        id="progress-received-text"
+        className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-ink-700"
+      >
+        <span className="inline-flex items-center gap-1.5">
+          <span aria-hidden="true" className="h-2.5 w-2.5 rounded-full bg-brand-700" />
+          {formatNumber(money.received)} received
+        </span>
+        <span className="inline-flex items-center gap-1.5">
+          <span
+            aria-hidden="true"
+            className="h-2.5 w-2.5 rounded-full bg-sun-300 ring-1 ring-sun-500"
+          />
+          {formatNumber(money.awaiting)} pledged, not yet received
+        </span>
+      </p>
 
       <p className="mt-3 text-sm text-ink-700">
         <strong className="font-semibold text-ink-900 tabular-nums">

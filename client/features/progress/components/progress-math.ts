@@ -24,3 +24,29 @@ export function progressView(current: number, goalAmount?: number): ProgressView
     labelInside: percent > PROGRESS_LABEL_INSIDE_ABOVE,
   };
 }
+
+export interface ReceivedView {
+  /** 0..percent: the received part of the bar (never wider than the whole fill). */
+  receivedPercent: number;
+  received: number;
+  /** Pledged but not yet received (never below 0). */
+  awaiting: number;
+}
+
+/**
+ * The bar's two tones (issue 11): confirmedAmount is the received part, the rest of currentAmount
+ * is pledged but not yet received. currentAmount keeps its meaning (DECISIONS 2).
+ */
+export function receivedView(
+  current: number,
+  confirmed: number | undefined,
+  goalAmount?: number,
+): ReceivedView {
+  const view = progressView(current, goalAmount);
+  const received = Math.max(0, Math.min(confirmed ?? 0, Math.max(0, current)));
+  return {
+    receivedPercent: Math.min(view.percent, percentComplete(received, view.goal)),
+    received,
+    awaiting: Math.max(0, current - received),
+  };
+}

@@ -1,0 +1,58 @@
+import type { KeyboardEvent } from 'react';
+import { cn } from '../../../lib/cn';
+
+export type DashboardTab = 'overview' | 'import' | 'activity';
+
+const TABS: { value: DashboardTab; label: string }[] = [
+  { value: 'overview', label: 'Overview' },
+  { value: 'import', label: 'Import bank statement' },
+  { value: 'activity', label: 'Activity' },
+];
+
+/** WAI-ARIA tabs (arrow keys move between them) for the dashboard's three views. */
+export function DashboardTabs({
+  value,
+  onChange,
+}: {
+  value: DashboardTab;
+  onChange: (tab: DashboardTab) => void;
+}) {
+  function onKeyDown(e: KeyboardEvent) {
+    const at = TABS.findIndex((t) => t.value === value);
+    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    e.preventDefault();
+    const next = TABS[(at + step + TABS.length) % TABS.length]!;
+    onChange(next.value);
+    document.getElementById(`admin-tab-${next.value}`)?.focus();
+  }
+  return (
+    <div
+      role="tablist"
+      aria-label="Dashboard views"
+      className="flex gap-1 border-b border-ink-200"
+      onKeyDown={onKeyDown}
+    >
+      {TABS.map((t) => (
+        <button
+          key={t.value}
+          id={`admin-tab-${t.value}`}
+          type="button"
+          role="tab"
+          aria-selected={value === t.value}
+          aria-controls={`admin-panel-${t.value}`}
+          tabIndex={value === t.value ? 0 : -1}
+          onClick={() => onChange(t.value)}
+          className={cn(
+            '-mb-px rounded-t-lg border-b-2 px-4 py-2.5 text-sm font-semibold focus-visible:ring-3 focus-visible:ring-sun-400 focus-visible:outline-none',
+            value === t.value
+              ? 'border-brand-700 text-brand-800'
+              : 'border-transparent text-ink-700 hover:text-ink-900',
+          )}
+        >
+          {t.label}
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,284 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DEFAULT_REFERENCE_PREFIX } from '../../../shared/payment-reference';
+import {
+  reviewLinesSchema,
+  statementConfirmResultSchema,
+  statementConfirmSchema,
+  statementImportResultSchema,
+  statementImportSchema,
+  statementMappingSchema,
+  statementPreviewResultSchema,
+  statementPreviewSchema,
+  type ReviewLine,
+  type StatementImportResult,
+  type StatementMapping,
+  type StatementPreview,
+} from '../../../shared/schemas/statement';
+import { formatMoney } from '../../../shared/format';
+import { convertAmount } from '../../../shared/received';
+import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
+import { badRequest } from '../../lib/http-error';
+import * as adminRepo from '../admin/repo';
+import { audited, type AuditInput } from '../audit/repo';
+import * as pledgeRepo from '../pledges/repo';
+import { confirmAudit } from '../pledges/routes';
+import { CLOSE_NAME, nameCloseness, referencesIn } from './match';
+import { guessMapping, readCsv, statementCredits } from './parse';
+import * as repo from './repo';
+
+const MAPPING_SETTING = 'statement_mapping';
+
+function bytesOf(content: string): Buffer {
+  return Buffer.from(content, 'base64');
+}
+
+/** Bank-statement import (issue 11): preview + mapping, import + review, batch confirm. */
+export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, snapshot, config } = ctx;
+  const prefixes = [
+    ...new Set([config.campaign.payment.referencePrefix, DEFAULT_REFERENCE_PREFIX]),
+  ];
+  const opts = { config: { access: 'admin' as const }, bodyLimit: 8 * 1024 * 1024 };
+
+  async function rememberedMapping(): Promise<Partial<StatementMapping> | undefined> {
+    const raw = await adminRepo.getSetting(db, MAPPING_SETTING);
+    if (!raw) return undefined;
+    const parsed = statementMappingSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  app.post(
+    '/api/admin/statements/preview',
+    {
+      ...opts,
+      schema: { body: statementPreviewSchema, response: { 200: statementPreviewResultSchema } },
+    },
+    async (request) => {
+      const { content } = request.body;
+      const csv = readCsv(bytesOf(content));
+      const remembered = await rememberedMapping();
+      const fits =
+        remembered &&
+        [remembered.date, remembered.amount, remembered.credit, remembered.description]
+          .filter(Boolean)
+          .every((h) => csv.headers.includes(h!));
+      const preview: StatementPreview = {
+        headers: csv.headers,
+        sample: csv.body.slice(0, 5),
+        delimiter: csv.delimiter,
+        encoding: csv.encoding,
+        mapping: fits ? remembered : { dateOrder: 'DMY', ...guessMapping(csv.headers) },
+      };
+      return preview;
+    },
+  );
+
+  /** Proposes a pledge for each open line, with the reason. */
+  async function review(tx: DbOrTx, rows: repo.StatementLineRow[]): Promise<ReviewLine[]> {
+    const refsPerLine = rows.map((r) => referencesIn(`${r.description} ${r.payer}`, prefixes));
+    const byRef = new Map(
+      (await pledgeRepo.pledgesByReference(tx, [...new Set(refsPerLine.flat())])).map((p) => [
+        p.reference,
+        p,
+      ]),
+    );
+    const candidates = await pledgeRepo.openPledgesByAmount(
+      tx,
+      rows.map((r) => ({ amount: Math.floor(r.amountCents / 100), currency: r.currency })),
+    );
+    return rows.map((r, i) => {
+      const amount = Math.floor(r.amountCents / 100);
+      const base = {
+        id: r.id,
+        bookedOn: r.bookedOn,
+        amount,
+        currency: r.currency,
+        description: r.description,
+        payer: r.payer,
+        status: r.status,
+      };
+      const toProposed = (p: pledgeRepo.PledgeRow) => {
+        const a = pledgeRepo.toAdminPledge(p);
+        return {
+          id: p.id,
+          name: p.name,
+          reference: p.reference,
+          amount: p.amount,
+          currency: p.currency,
+          paymentState: a.paymentState,
+          outstandingAmount: a.outstandingAmount,
+        };
+      };
+      const refs = refsPerLine[i]!;
+      const found = refs.map((ref) => byRef.get(ref)).filter((p) => p !== undefined);
+      if (found.length > 0) {
+        const p = found[0]!;
+        const state = pledgeRepo.toAdminPledge(p).paymentState;
+        return {
+          ...base,
+          confidence: 'certain' as const,
+          why:
+            `Reference ${p.reference} is in the ${r.description.toUpperCase().includes(p.reference.slice(0, 3)) ? 'description' : 'payer field'}` +
+            (state === 'paid' ? '; this pledge is already paid in full' : ''),
+          pledge: toProposed(p),
+        };
+      }
+      const sameAmount = candidates.filter((p) => p.amount === amount && p.currency === r.currency);
+      const scored = sameAmount
+        .map((p) => ({ p, score: nameCloseness(`${r.payer} ${r.description}`, p.name) }))
+        .filter((s) => s.score >= CLOSE_NAME)
+        .sort((a, b) => b.score - a.score || a.p.createdAt.getTime() - b.p.createdAt.getTime());
+      if (scored.length > 0) {
+        const { p } = scored[0]!;
+        const others =
+          scored.length > 1 ? ` (${scored.length} pledges fit; the oldest is shown)` : '';
+        return {
+          ...base,
+          confidence: 'likely' as const,
+          why: `Same amount (${formatMoney(amount, r.currency)}) and payer "${r.payer || r.description}" is close to "${p.name}"${others}`,
+          pledge: toProposed(p),
+        };
+      }
+      const why =
+        refs.length > 0
+          ? `Reference ${refs[0]} belongs to no pledge`
+          : sameAmount.length > 0
+            ? `${sameAmount.length} pending pledge(s) of ${formatMoney(amount, r.currency)}, but no donor name is close to "${r.payer || r.description}"`
+            : `No reference, and no pending pledge of ${formatMoney(amount, r.currency)}`;
+      return { ...base, confidence: 'unmatched' as const, why, pledge: null };
+    });
+  }
+
+  app.post(
+    '/api/admin/statements/import',
+    {
+      ...opts,
+      schema: { body: statementImportSchema, response: { 200: statementImportResultSchema } },
+    },
+    async (request) => {
+      const { content, mapping, fileName } = request.body;
+      const csv = readCsv(bytesOf(content));
+      const { lines, skipped } = statementCredits(csv, mapping);
+      const newLines = await audited(db, request, async (tx) => {
+        const added = await repo.insertNewLines(tx, lines);
+        await adminRepo.setSetting(tx, MAPPING_SETTING, JSON.stringify(mapping));
+        return {
+          result: added,
+          audit: {
+            action: 'statement.import',
+            targetType: 'statement',
+            targetId: fileName,
+            details: {
+              fileName: fileName ?? null,
+              credits: lines.length,
+              newLines: added,
+              alreadyImported: lines.length - added,
+              skipped,
+            },
+          },
+        };
+      });
+      const result: StatementImportResult = {
+        credits: lines.length,
+        newLines,
+        alreadyImported: lines.length - newLines,
+        skipped,
+        lines: await review(db, await repo.openLines(db)),
+      };
+      return result;
+    },
+  );
+
+  // The lines still open (imported earlier, not yet matched), with fresh proposals.
+  app.get(
+    '/api/admin/statements/lines',
+    { config: { access: 'admin' }, schema: { response: { 200: reviewLinesSchema } } },
+    async (_request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return { lines: await review(db, await repo.openLines(db)) };
+    },
+  );
+
+  /**
+   * Confirms the ticked lines in one transaction: each line once (an open line becomes matched),
+   * each pledge with the money of its line: a pending pledge is confirmed with it, a part-paid
+   * one gets it added. A line already matched (a second tab, a re-import) is skipped.
+   */
+  app.post(
+    '/api/admin/statements/confirm',
+    {
+      config: { access: 'admin' },
+      schema: { body: statementConfirmSchema, response: { 200: statementConfirmResultSchema } },
+    },
+    async (request) => {
+      const { lines } = request.body;
+      if (new Set(lines.map((l) => l.lineId)).size !== lines.length)
+        throw badRequest('A statement line can confirm only one pledge');
+      const outcome = await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const entries: AuditInput[] = [];
+          const confirmed: string[] = [];
+          const skippedLines: string[] = [];
+          for (const { lineId, pledgeId } of lines) {
+            const line = await repo.markMatched(tx, lineId, pledgeId, config.now());
+            const pledge = line ? await pledgeRepo.findPledge(tx, pledgeId) : undefined;
+            if (!line || !pledge) {
+              skippedLines.push(lineId);
+              continue;
+            }
+            const amount = Math.floor(line.amountCents / 100);
+            let row: pledgeRepo.PledgeRow | undefined;
+            if (!pledge.isPaid) {
+              const r = await pledgeRepo.confirmPledge(
+                tx,
+                pledgeId,
+                config.now(),
+                pledgeRepo.receivedValues(pledge, {
+                  amountReceived: amount,
+                  currencyReceived: line.currency,
+                }),
+              );
+              row = r?.row;
+            } else {
+              // A later instalment: added to what arrived before, in the currency of the pledge.
+              const before = pledgeRepo.toAdminPledge(pledge);
+              const sameCurrency = before.currencyReceived === line.currency;
+              row = await pledgeRepo.updatePledge(tx, pledge, {
+                amountReceived: sameCurrency
+                  ? (before.amountReceived ?? 0) + amount
+                  : (before.amountReceived ?? 0) +
+                    convertAmount(
+                      amount,
+                      line.currency,
+                      before.currencyReceived ?? pledge.currency,
+                    ),
+              });
+            }
+            if (!row) {
+              skippedLines.push(lineId);
+              continue;
+            }
+            confirmed.push(pledgeId);
+            entries.push(
+              confirmAudit(row, 'statement', {
+                statementLine: {
+                  id: line.id,
+                  bookedOn: line.bookedOn,
+                  amount,
+                  currency: line.currency,
+                  payer: line.payer,
+                  description: line.description,
+                },
+              }),
+            );
+          }
+          return { result: { confirmed, skippedLines }, audit: entries };
+        }),
+      );
+      return { confirmed: outcome.confirmed.length, skipped: outcome.skippedLines.length };
+    },
+  );
+}
