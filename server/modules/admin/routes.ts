@@ -95,4 +95,15 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
     clearSessionCookie(request, reply);
     return { ok: true, isAuthenticated: false };
   });
+
+  // "Sign out all sessions": every device signed in to the admin area, this one included.
+  app.delete('/api/admin/sessions', { config: { access: 'admin' } }, async (request, reply) => {
+    await db.transaction(async (tx) => {
+      await repo.deleteAllSessions(tx);
+      await writeAudit(tx, request, { action: 'admin.sessions.revoke_all' });
+    });
+    request.log.info('admin signed out all sessions');
+    clearSessionCookie(request, reply);
+    return { ok: true, isAuthenticated: false };
+  });
 }
