@@ -5,7 +5,7 @@ import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
 import { runMigrations } from './db/migrate';
 import { keepPlannerStatistics } from './db/planner-statistics';
-import { generatePassword, hashPassword } from './modules/admin/password';
+import { generatePassword, hashPassword, verifyPassword } from './modules/admin/password';
 import * as adminRepo from './modules/admin/repo';
 import { startChangeFeed, type ChangeFeed } from './read-model/change-feed';
 import { CampaignSnapshot } from './read-model/snapshot';
@@ -17,7 +17,18 @@ import { LocalObjectStorage } from './storage/local-storage';
  * (docs/decisions/003-sessions-and-passwords.md).
  */
 async function resolvePasswordHash(db: Db, config: AppConfig, onGenerated?: (pw: string) => void) {
-  if (config.adminPassword) return hashPassword(config.adminPassword);
+  if (config.adminPassword) {
+    const stored = await adminRepo.getSetting(db, 'admin_password_hash');
+    if (stored && (await verifyPassword(config.adminPassword, stored))) return stored;
+    // A changed password (or the first start with this one): sessions signed in with the old one
+    // end now, so a leaked password stops working everywhere once it is replaced.
+    const hash = await hashPassword(config.adminPassword);
+    await db.transaction(async (tx) => {
+      await adminRepo.setSetting(tx, 'admin_password_hash', hash);
+      await adminRepo.deleteAllSessions(tx);
+    });
+    return hash;
+  }
   let generated: string | undefined;
   const { value, created } = await adminRepo.getOrCreateSetting(
     db,

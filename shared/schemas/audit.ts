@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const AUDIT_ACTIONS = {
   'admin.login': 'Logged in',
   'admin.logout': 'Logged out',
+  'admin.sessions.revoke_all': 'Signed out all sessions',
   'admin.login.failed': 'Failed login',
   'pledge.confirm': 'Confirmed payment',
   'pledge.unconfirm': 'Un-confirmed payment',

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { screenshot } from './support/admin-api';
+import { adminCookie, screenshot } from './support/admin-api';
 import { dialog, header, waitForToast } from './support/admin-ui';
 import { seriousA11yViolations, useSite } from './support/browser';
 import { E2E_ADMIN_PASSWORD, type RunningServer } from './support/server';
@@ -129,5 +129,25 @@ describe('admin sign-in', () => {
     await page.goto(`${server.baseUrl}/admin`);
     await page.getByText('Admin Access Required').waitFor();
     await dialog(page, 'Admin Access').waitFor();
+  });
+
+  it('signs out every session from the dashboard after asking', async () => {
+    // Another device's session, made through the API.
+    const other = await adminCookie(server.baseUrl);
+    await page.goto(`${server.baseUrl}/admin`);
+    await submitPassword(E2E_ADMIN_PASSWORD);
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    await page.getByRole('main').getByRole('button', { name: 'Sign out all sessions' }).click();
+    const ask = dialog(page, 'Sign out all sessions?');
+    await ask.getByText('Every device signed in to the admin area').waitFor();
+    await screenshot(page, 'admin-sign-out-all-dialog');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await ask.getByRole('button', { name: 'Sign out all sessions' }).click();
+    await header(page).getByRole('button', { name: 'Admin login' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    const mine = await page.request.get(`${server.baseUrl}/api/admin/check`);
+    expect(await mine.json()).toEqual({ isAuthenticated: false });
+    const theirs = await fetch(`${server.baseUrl}/api/admin/check`, { headers: { cookie: other } });
+    expect(await theirs.json()).toEqual({ isAuthenticated: false });
   });
 });

@@ -45,9 +45,17 @@ describe('R2 races', () => {
     const adj = Number((db as unknown as { rows: { adj: number }[] }).rows[0]!.adj);
     expect(p.manualAdjustment).toBe(adj);
     const containers = rows.reduce((s, r) => s + containersFor(r.amount, r.currency), 0);
+    // Confirmed progress counts the money received (issue 11): what was recorded at confirmation,
+    // which an edit of the pledged amount afterwards does not change.
     const confirmed = rows
       .filter((r) => r.isPaid)
-      .reduce((s, r) => s + containersFor(r.amount, r.currency), 0);
+      .reduce((s, r) => {
+        const { amountReceived, currencyReceived } = r as typeof r & {
+          amountReceived: number | null;
+          currencyReceived: 'USD' | 'JMD' | null;
+        };
+        return s + containersFor(amountReceived ?? r.amount, currencyReceived ?? r.currency);
+      }, 0);
     expect(p.pledgeCount).toBe(rows.length);
     expect(p.currentAmount).toBe(containers + adj);
     expect(p.confirmedAmount).toBe(confirmed);

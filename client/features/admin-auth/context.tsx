@@ -17,6 +17,8 @@ export interface AdminAuth {
   isAuthenticated: boolean;
   login(password: string): Promise<boolean>;
   logout(): Promise<void>;
+  /** Ends every admin session (all devices, this one included). */
+  signOutEverywhere(): Promise<void>;
   checkAuth(): Promise<void>;
   /** The home's "admin controls" toggle: on after login, off after logout. */
   adminControls: boolean;
@@ -103,6 +105,16 @@ export function AdminAuthProvider({
     }
   }, [queryClient]);
 
+  const signOutEverywhere = useCallback(async () => {
+    try {
+      await apiRequest('DELETE', '/api/admin/sessions');
+    } finally {
+      setAuthenticated(false);
+      setAdminControls(false);
+      queryClient.removeQueries({ queryKey: ['/api/admin/pledges'] });
+    }
+  }, [queryClient]);
+
   const handleSessionError = useCallback(
     (error: unknown) => {
       if (!isUnauthorized(error)) return false;
@@ -122,12 +134,21 @@ export function AdminAuthProvider({
       isAuthenticated,
       login,
       logout,
+      signOutEverywhere,
       checkAuth,
       adminControls: isAuthenticated && adminControls,
       setAdminControls,
       handleSessionError,
     }),
-    [isAuthenticated, login, logout, checkAuth, adminControls, handleSessionError],
+    [
+      isAuthenticated,
+      login,
+      logout,
+      signOutEverywhere,
+      checkAuth,
+      adminControls,
+      handleSessionError,
+    ],
   );
 
   if (!checked) return null;

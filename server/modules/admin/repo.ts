@@ -55,6 +55,11 @@ export async function deleteSession(db: DbOrTx, tokenHash: string) {
   await db.delete(adminSessions).where(eq(adminSessions.tokenHash, tokenHash));
 }
 
+/** Every admin session ("Sign out all sessions", a changed password). */
+export async function deleteAllSessions(db: DbOrTx) {
+  await db.delete(adminSessions);
+}
+
 export async function deleteExpiredSessions(db: DbOrTx, now: Date) {
   await db.delete(adminSessions).where(lt(adminSessions.expiresAt, now));
 }

@@ -116,4 +116,19 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
       return { ok: true as const, isAuthenticated: false as const };
     },
   );
+
+  // "Sign out all sessions": every device signed in to the admin area, this one included.
+  app.delete(
+    '/api/admin/sessions',
+    { config: { access: 'admin' }, schema: { response: { 200: logoutResultSchema } } },
+    async (request, reply) => {
+      await db.transaction(async (tx) => {
+        await repo.deleteAllSessions(tx);
+        await writeAudit(tx, request, { action: 'admin.sessions.revoke_all' });
+      });
+      request.log.info('admin signed out all sessions');
+      clearSessionCookie(request, reply);
+      return { ok: true as const, isAuthenticated: false as const };
+    },
+  );
 }

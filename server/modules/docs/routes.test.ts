@@ -15,6 +15,7 @@ const EXPECTED = [
   'GET /api/admin/check',
   'POST /api/admin/login',
   'POST /api/admin/logout',
+  'DELETE /api/admin/sessions',
   'GET /api/pledges',
   'POST /api/pledges',
   'GET /api/pledges/export',

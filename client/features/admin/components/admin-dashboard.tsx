@@ -1,4 +1,4 @@
-import { ArrowLeft, Download, LogOut, SlidersHorizontal } from 'lucide-react';
+import { ArrowLeft, Download, LogOut, ShieldOff, SlidersHorizontal } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import type { AdminPledge } from '../../../../shared/schemas/pledge';
 import type { DeliveryUpdate } from '../../../../shared/schemas/update';
@@ -18,6 +18,7 @@ import EditUpdateDialog from './edit-update-dialog';
 import { EditPledgeDialog } from './edit-pledge-dialog';
 import { RecordPaymentDialog } from './record-payment-dialog';
 import { ActivityLog } from './activity-log';
+import { ConfirmDialog } from './confirm-dialog';
 import { DashboardTabs, type DashboardTab } from './dashboard-tabs';
 import { ExportDialog } from './export-dialog';
 import { StatementImport } from './statement-import';
@@ -39,7 +40,7 @@ const DEFAULT_PARAMS: AdminPledgeParams = {
 
 /** The signed-in /admin page (SPEC 2). */
 export function AdminDashboard() {
-  const { logout, handleSessionError } = useAdminAuth();
+  const { logout, signOutEverywhere, handleSessionError } = useAdminAuth();
   const [params, setParamsState] = useState(DEFAULT_PARAMS);
   const setParams = useCallback((next: AdminPledgeParams) => setParamsState(next), []);
   usePrefetchDashboard(DEFAULT_PARAMS);
@@ -75,6 +76,19 @@ export function AdminDashboard() {
     await logout();
   }
 
+  const [signOutAllOpen, setSignOutAllOpen] = useState(false);
+  const [signingOutAll, setSigningOutAll] = useState(false);
+  async function handleSignOutAll() {
+    setSigningOutAll(true);
+    try {
+      await signOutEverywhere();
+      navigate('/');
+    } finally {
+      setSigningOutAll(false);
+      setSignOutAllOpen(false);
+    }
+  }
+
   return (
     <div className="mx-auto grid max-w-6xl gap-8 px-4 py-8 sm:px-6">
       <header className="flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
@@ -96,6 +110,10 @@ export function AdminDashboard() {
           <Button variant="outline" onClick={() => void handleLogout()}>
             <LogOut className="h-4 w-4" aria-hidden="true" />
             Logout
+          </Button>
+          <Button variant="ghost" onClick={() => setSignOutAllOpen(true)}>
+            <ShieldOff className="h-4 w-4" aria-hidden="true" />
+            Sign out all sessions
           </Button>
           <Button variant="ghost" asChild>
             <Link to="/">
@@ -165,6 +183,17 @@ export function AdminDashboard() {
       />
       <PostUpdateDialog open={postOpen} onOpenChange={setPostOpen} />
       <ProgressDialog open={progressOpen} onOpenChange={setProgressOpen} />
+      <ConfirmDialog
+        open={signOutAllOpen}
+        onOpenChange={setSignOutAllOpen}
+        title="Sign out all sessions?"
+        description="Every device signed in to the admin area, this one included, will need the password again. Use this if a phone or laptop was lost or the password may have leaked."
+        confirmLabel="Sign out all sessions"
+        pendingLabel="Signing out…"
+        pending={signingOutAll}
+        destructive
+        onConfirm={() => void handleSignOutAll()}
+      />
       {editingUpdate ? (
         <EditUpdateDialog
           update={editingUpdate}
