@@ -42,7 +42,7 @@ async function truth(database: Database) {
   const res = (await database.db.execute(sql`
     select count(*)::int as "pledgeCount",
       coalesce(sum(containers), 0)::int as containers,
-      count(distinct lower(email)) filter (where is_paid)::int as "donorCount"
+      (count(distinct lower(email)) filter (where is_paid) + count(*) filter (where not is_paid))::int as "donorCount"
     from pledges`)) as unknown as {
     rows: { pledgeCount: number; containers: number; donorCount: number }[];
   };

@@ -224,7 +224,10 @@ export class CampaignSnapshot {
     this.totalJMD = t.jmdAmount;
     this.receivedUSD = t.receivedUsd;
     this.receivedJMD = t.receivedJmd;
-    this.donorCount = t.donorCount;
+    // Distinct e-mails over confirmed pledges, plus each pending pledge once (decision 008): a new
+    // pledge always adds one, so pledging with someone's address says nothing about them, and a
+    // donor's pledge still shows in the Donors tile at once.
+    this.donorCount = t.donorCount + (t.pledgeCount - t.paidCount);
   }
 
   /** A handful of small reads: the totals row, the progress row, 50 pledges, the updates. */

@@ -87,6 +87,7 @@ describe('pledge management', () => {
       'Amount',
       'Status',
       'Date',
+      'Reference',
       'Actions',
     ]);
     const carla = row('Carla Dunn');

@@ -86,5 +86,5 @@ describe('npm run backup / restore on the embedded database', () => {
     const usage = cli(['restore'], { DATA_DIR: fresh });
     expect(usage.code).toBe(1);
     expect(usage.out).toContain('Which backup file?');
-  });
+  }, 180_000);
 });

@@ -8,7 +8,8 @@ const donorCount = async (t: TestApp) =>
 /**
  * Issue 9.5: donorCount counted the distinct e-mails of every pledge, so pledging with someone's
  * address and watching the count told whether that address had pledged before. It now counts
- * distinct e-mails over confirmed (paid) pledges only (docs/decisions/008).
+ * distinct e-mails over confirmed (paid) pledges plus each pending pledge once
+ * (docs/decisions/008): a new pledge always adds one, whoever's address it carries.
  */
 describe('9.5 the public donor count is not an e-mail oracle', () => {
   let t: TestApp;
@@ -24,24 +25,25 @@ describe('9.5 the public donor count is not an e-mail oracle', () => {
     expect(res.status).toBe(200);
   };
 
-  it('does not move when anyone pledges, whether or not the address pledged before', async () => {
+  it('moves the same way whether or not the address pledged before', async () => {
     const victim = await createPledge(t, { email: 'victim@example.test', isAnonymous: true });
     await confirm(victim.id);
     const base = await donorCount(t);
     expect(base).toBe(1);
-    // The attacker probes a known donor and a new address: both leave the count alone.
+    // The attacker probes a known donor and a new address: each pledge adds exactly one.
     await createPledge(t, { email: 'VICTIM@example.test' });
-    expect(await donorCount(t)).toBe(base);
+    expect(await donorCount(t)).toBe(base + 1);
     await createPledge(t, { email: 'stranger@example.test' });
-    expect(await donorCount(t)).toBe(base);
+    expect(await donorCount(t)).toBe(base + 2);
   });
 
-  it('counts a donor once their pledge is confirmed, and distinct e-mails once', async () => {
+  it('counts pending pledges at once, and confirmed ones by distinct e-mail', async () => {
     const base = await donorCount(t);
     const a = await createPledge(t, { email: 'new.donor@example.test' });
     const b = await createPledge(t, { email: 'New.Donor@Example.test' });
+    expect(await donorCount(t)).toBe(base + 2);
     await confirm(a.id);
-    expect(await donorCount(t)).toBe(base + 1);
+    expect(await donorCount(t)).toBe(base + 2);
     await confirm(b.id);
     expect(await donorCount(t)).toBe(base + 1);
     // Deleting one of the two confirmed pledges keeps the donor; deleting both removes them.

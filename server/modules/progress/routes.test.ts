@@ -195,7 +195,8 @@ describe('donorCount', () => {
   });
   afterAll(() => t.close());
 
-  // Over confirmed pledges only (issue 9.5, docs/decisions/008): a pending pledge does not count.
+  // Distinct e-mails over confirmed pledges, plus each pending pledge once (issue 9.5,
+  // docs/decisions/008).
   const paid = async (amount: number, currency: 'USD' | 'JMD', email: string) => {
     const p = await pledge(t, amount, currency, email);
     const res = await t.request(`/api/pledges/${p.id}/confirm`, {
@@ -212,26 +213,29 @@ describe('donorCount', () => {
     const a2 = await paid(5, 'USD', 'ann@donors.test');
     await paid(5, 'JMD', 'ANN@DONORS.TEST');
     expect(await getProgress(t)).toMatchObject({ donorCount: 1, pledgeCount: 3 });
-    await pledge(t, 5, 'USD', 'pending@donors.test');
-    expect(await getProgress(t)).toMatchObject({ donorCount: 1, pledgeCount: 4 });
+    const pending = await pledge(t, 5, 'USD', 'pending@donors.test');
+    expect(await getProgress(t)).toMatchObject({ donorCount: 2, pledgeCount: 4 });
+    await t.request(`/api/pledges/${pending.id}`, { method: 'DELETE', cookie });
+    await pledge(t, 5, 'USD', 'ann@donors.test'); // pending, though Ann is a donor already
+    expect(await getProgress(t)).toMatchObject({ donorCount: 2, pledgeCount: 4 });
     const bob = await paid(5, 'USD', 'bob@donors.test');
-    expect((await getProgress(t)).donorCount).toBe(2);
+    expect((await getProgress(t)).donorCount).toBe(3);
 
     // Deleting one of Ann's pledges keeps her; an e-mail edit moves Bob's pledge to Ann.
     await t.request(`/api/pledges/${a1.id}`, { method: 'DELETE', cookie });
-    expect((await getProgress(t)).donorCount).toBe(2);
+    expect((await getProgress(t)).donorCount).toBe(3);
     await t.request(`/api/pledges/${bob.id}`, {
       method: 'PATCH',
       cookie,
       json: { updates: { email: 'aNN@donors.test' } },
     });
-    expect(await getProgress(t)).toMatchObject({ donorCount: 1, pledgeCount: 4 });
+    expect(await getProgress(t)).toMatchObject({ donorCount: 2, pledgeCount: 4 });
     await t.request(`/api/pledges/${a2.id}`, {
       method: 'PATCH',
       cookie,
       json: { updates: { email: 'carol@donors.test' } },
     });
-    expect((await getProgress(t)).donorCount).toBe(2);
+    expect((await getProgress(t)).donorCount).toBe(3);
   });
 });
 
@@ -262,7 +266,7 @@ describe('progress after a restart', () => {
           confirmedAmount: 100,
           manualAdjustment: 250,
           goalAmount: 600_000,
-          donorCount: 1, // the one confirmed pledge's donor
+          donorCount: 3, // the confirmed pledge's donor and the two pending pledges
           pledgeCount: 3,
         });
         // Numbers, not strings, on both drivers (node-postgres returns bigint sums as text).

@@ -40,8 +40,8 @@ function Received({ stats }: { stats: PledgeStats }) {
     stats.receivedJMD > 0 ? formatMoney(stats.receivedJMD, 'JMD') : null,
   ].filter((s): s is string => s !== null);
   return (
-    <p className="mt-1 text-sm text-ink-700" data-testid="stat-received">
-      Received: {parts.length ? parts.join(' + ') : formatMoney(0, 'USD')}
+    <p className="text-sm text-ink-700" data-testid="stat-received">
+      Money received so far: {parts.length ? parts.join(' + ') : formatMoney(0, 'USD')}
     </p>
   );
 }
@@ -55,31 +55,38 @@ export function StatCards({ stats }: { stats: PledgeStats | undefined }) {
         stats.totalJMD > 0 ? formatMoney(stats.totalJMD, 'JMD') : null,
       ].filter((s): s is string => s !== null)
     : [];
+  // The money received sits under the four cards, not inside "Total Amount": the card keeps the
+  // spec's pledged totals only.
   return (
-    <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-      <StatCard id="stat-total" label="Total Pledges" icon={<Users className="h-5 w-5" />}>
-        {stats ? <p className={value}>{formatNumber(stats.totalPledges)}</p> : loading}
-      </StatCard>
-      <StatCard id="stat-amount" label="Total Amount" icon={<HandCoins className="h-5 w-5" />}>
-        {!stats ? (
-          loading
-        ) : amounts.length === 0 ? (
-          <p className={value}>{formatMoney(0, 'USD')}</p>
-        ) : (
-          amounts.map((line) => (
-            <p key={line} className={amounts.length > 1 ? 'text-xl font-bold tabular-nums' : value}>
-              {line}
-            </p>
-          ))
-        )}
-        {stats ? <Received stats={stats} /> : null}
-      </StatCard>
-      <StatCard id="stat-paid" label="Paid Pledges" icon={<CheckCircle2 className="h-5 w-5" />}>
-        {stats ? <p className={value}>{formatNumber(stats.paidPledges)}</p> : loading}
-      </StatCard>
-      <StatCard id="stat-pending" label="Pending Pledges" icon={<Clock className="h-5 w-5" />}>
-        {stats ? <p className={value}>{formatNumber(stats.pendingPledges)}</p> : loading}
-      </StatCard>
+    <div className="grid gap-2">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard id="stat-total" label="Total Pledges" icon={<Users className="h-5 w-5" />}>
+          {stats ? <p className={value}>{formatNumber(stats.totalPledges)}</p> : loading}
+        </StatCard>
+        <StatCard id="stat-amount" label="Total Amount" icon={<HandCoins className="h-5 w-5" />}>
+          {!stats ? (
+            loading
+          ) : amounts.length === 0 ? (
+            <p className={value}>{formatMoney(0, 'USD')}</p>
+          ) : (
+            amounts.map((line) => (
+              <p
+                key={line}
+                className={amounts.length > 1 ? 'text-xl font-bold tabular-nums' : value}
+              >
+                {line}
+              </p>
+            ))
+          )}
+        </StatCard>
+        <StatCard id="stat-paid" label="Paid Pledges" icon={<CheckCircle2 className="h-5 w-5" />}>
+          {stats ? <p className={value}>{formatNumber(stats.paidPledges)}</p> : loading}
+        </StatCard>
+        <StatCard id="stat-pending" label="Pending Pledges" icon={<Clock className="h-5 w-5" />}>
+          {stats ? <p className={value}>{formatNumber(stats.pendingPledges)}</p> : loading}
+        </StatCard>
+      </div>
+      {stats ? <Received stats={stats} /> : null}
     </div>
   );
 }
