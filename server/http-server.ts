@@ -1,6 +1,7 @@
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
@@ -13,12 +14,15 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerMetrics } from './plugins/metrics';
 import { registerSecurity } from './plugins/security';
 
-/** The Fastify instance: logging, proxy trust, body and time limits. */
+/**
+ * The Fastify instance: logging, proxy trust, body and time limits, and route schemas read as zod
+ * (requests validated, object responses encoded through their schema).
+ */
 export function createHttpServer(
   config: AppConfig,
   logger: boolean | object | undefined,
 ): FastifyInstance {
-  return Fastify({
+  const app = Fastify({
     logger:
       logger === false
         ? false
@@ -56,6 +60,9 @@ export function createHttpServer(
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
   });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  return app;
 }
 
 const REQUEST_ID = /^[\w.:-]{8,128}$/;

@@ -4,6 +4,7 @@ import { adminRoutes } from './modules/admin/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { statementRoutes } from './modules/statements/routes';
 import { backupRoutes } from './modules/backup/routes';
+import { docsRoutes } from './modules/docs/routes';
 import { emailRoutes } from './modules/email/routes';
 import { healthRoutes } from './modules/health/routes';
 import { pledgeRoutes } from './modules/pledges/routes';
@@ -12,12 +13,16 @@ import { updateRoutes } from './modules/updates/routes';
 import { uploadRoutes } from './modules/uploads/routes';
 import { registerSpa } from './plugins/spa';
 
-/** Every route of the app; the SPA last, since it owns the not-found handler. */
+/**
+ * Every route of the app: the docs first (they collect the others), the SPA last (it owns the
+ * not-found handler).
+ */
 export async function registerRoutes(
   app: FastifyInstance,
   ctx: AppContext,
   clientDir: string,
 ): Promise<void> {
+  await docsRoutes(app, ctx);
   await healthRoutes(app, ctx);
   await adminRoutes(app, ctx);
   await auditRoutes(app, ctx);

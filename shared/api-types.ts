@@ -1,27 +1,22 @@
-import type { Campaign } from './schemas/campaign';
-import type { Progress } from './schemas/progress';
-import type { PublicPledge } from './schemas/pledge';
-import type { DeliveryUpdate } from './schemas/update';
+import { z } from 'zod';
+import { campaignSchema } from './schemas/campaign';
+import { publicPledgeSchema } from './schemas/pledge';
+import { progressSchema } from './schemas/progress';
+import { deliveryUpdateSchema } from './schemas/update';
 
-/** Body of every rejected request (DECISIONS, Errors). */
-export interface ApiError {
-  message: string;
-  errors?: Record<string, string>;
-}
+export type { ApiError, UploadUrlResponse } from './schemas/api';
 
 /**
  * Data the server places in the HTML as a non-executable JSON script tag (id "initial-data"),
- * so the first screen renders without a request chain.
+ * so the first screen renders without a request chain. The client imports only the type: the
+ * schema stays out of the first load (docs/decisions/007-public-bundle-budget.md).
  */
-export interface InitialData {
-  campaign: Campaign;
-  progress: Progress;
-  pledges: PublicPledge[];
-  updates: DeliveryUpdate[];
+export const initialDataSchema = z.object({
+  campaign: campaignSchema,
+  progress: progressSchema,
+  pledges: z.array(publicPledgeSchema),
+  updates: z.array(deliveryUpdateSchema),
   /** The server's answer to "is this an admin session?" at page load. */
-  isAuthenticated: boolean;
-}
-
-export interface UploadUrlResponse {
-  uploadURL: string;
-}
+  isAuthenticated: z.boolean(),
+});
+export type InitialData = z.infer<typeof initialDataSchema>;

@@ -2,6 +2,8 @@
 
 export const CAMPAIGN_GOAL = 500_000;
 export const RECENT_PLEDGES_LIMIT = 8;
+/** How many delivery updates the page's embedded data carries; the rest load on demand. */
+export const EMBEDDED_UPDATES = 12;
 /**
  * GET /api/pledges without an admin session answers at most this many (newest first), also when
  * ?limit is absent or larger: the whole table on the main thread let anyone stall the server.
@@ -10,7 +12,6 @@ export const PUBLIC_PLEDGES_MAX = 50;
 
 export const CURRENCIES = ['USD', 'JMD'] as const;
 export type Currency = (typeof CURRENCIES)[number];
-export const DEFAULT_CURRENCY: Currency = 'USD';
 
 /** Unit price of one meal container, in cents of each currency (US$0.11, J$16.72). */
 export const UNIT_PRICE_CENTS: Record<Currency, number> = { USD: 11, JMD: 1672 };
@@ -30,7 +31,6 @@ export const GOAL_MAX = 1_000_000_000;
 
 export const IMAGE_MAX_BYTES = 5_242_880;
 export const UPLOAD_BUTTON_DEFAULT_MAX_BYTES = 10_485_760;
-export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 
 export const LIGHTBOX_STORAGE_KEY = 'hasSeenCampaignContext';
 export const LIGHTBOX_AUTO_CLOSE_MS = 30_000;

@@ -1,4 +1,20 @@
-import { CAMPAIGN_GOAL, UNIT_PRICE_CENTS, type Currency } from './constants';
+import {
+  CAMPAIGN_GOAL,
+  CURRENCIES,
+  CURRENCY_PREFIX,
+  UNIT_PRICE_CENTS,
+  type Currency,
+} from './constants';
+
+/** "US$0.11 or J$16.72": the price of one container in each currency, as the page words it. */
+export const UNIT_PRICE_TEXT = CURRENCIES.map(
+  (c) => `${CURRENCY_PREFIX[c]}${(UNIT_PRICE_CENTS[c] / 100).toFixed(2)}`,
+).join(' or ');
+
+/** The goal to show and compute with: the stored one, or the campaign's default when unset. */
+export function goalOrDefault(goal: number | null | undefined): number {
+  return goal && goal > 0 ? goal : CAMPAIGN_GOAL;
+}
 
 /**
  * Containers bought by one pledge: floor(amount / unit price).
@@ -10,15 +26,14 @@ export function containersFor(amount: number, currency: Currency): number {
 }
 
 /** Share of the goal, floored at 0 and capped at 100 (DECISIONS 4). */
-export function percentComplete(current: number, goal: number = CAMPAIGN_GOAL): number {
-  const safeGoal = goal > 0 ? goal : CAMPAIGN_GOAL;
-  const pct = (current / safeGoal) * 100;
+export function percentComplete(current: number, goal?: number): number {
+  const pct = (current / goalOrDefault(goal)) * 100;
   if (!Number.isFinite(pct) || pct < 0) return 0;
   return Math.min(100, pct);
 }
 
 /** The pledge dialog's estimate: containers and their share of the goal with 3 decimals. */
-export function pledgeEstimate(amount: number, currency: Currency, goal: number = CAMPAIGN_GOAL) {
+export function pledgeEstimate(amount: number, currency: Currency, goal?: number) {
   const containers = containersFor(amount, currency);
-  return { containers, percent: ((containers / goal) * 100).toFixed(3) };
+  return { containers, percent: ((containers / goalOrDefault(goal)) * 100).toFixed(3) };
 }

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
+import { UNIT_PRICE_TEXT } from '../../shared/containers';
 import type { DeliveryUpdate } from '../../shared/schemas/update';
 import { Card } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
@@ -46,7 +47,7 @@ export function HomePage() {
             </p>
             <p className="mt-5 inline-flex items-center gap-2 rounded-2xl bg-white/10 px-4 py-2 text-sm font-semibold text-white ring-1 ring-white/20">
               <span aria-hidden="true" className="h-2 w-2 rounded-full bg-sun-400" />
-              US$0.11 or J$16.72 provides one meal container
+              {UNIT_PRICE_TEXT} provides one meal container
             </p>
           </div>
 

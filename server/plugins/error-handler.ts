@@ -1,6 +1,8 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from '../lib/http-error';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ApiError } from '../../shared/schemas/api';
+import { HttpError, validationError } from '../lib/http-error';
 
 /** Fastify's own 4xx codes, in words a person understands. */
 const FASTIFY_MESSAGES: Record<string, string> = {
@@ -73,13 +75,36 @@ function drainThen(raw: IncomingMessage, send: () => void) {
   raw.resume();
 }
 
+/**
+ * An error answer, as JSON text: a string skips the route's serialiser, so a route that declares
+ * a schema for this status (GET /api/ready's 503, GET /api/health's 503) still gets the error
+ * body ({message}) rather than a 500 for a body that does not match that schema.
+ */
+function sendError(reply: FastifyReply, status: number, body: ApiError) {
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | HttpError | Error, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      // A route schema refused the request: the same 400 as the schema's message everywhere.
+      const issues = err.validation.map((v) => ({
+        path: v.instancePath
+          .split('/')
+          .slice(1)
+          .filter((p) => p !== ''),
+        code: v.keyword,
+        message: v.message ?? 'Invalid request',
+      }));
+      err = validationError(issues, err.validationContext);
+    }
     if (err instanceof HttpError) {
       if (err.headers) reply.headers(err.headers);
-      return reply
-        .code(err.statusCode)
-        .send(err.errors ? { message: err.message, errors: err.errors } : { message: err.message });
+      return sendError(
+        reply,
+        err.statusCode,
+        err.errors ? { message: err.message, errors: err.errors } : { message: err.message },
+      );
     }
     const fe = err as FastifyError;
     const status = fe.statusCode ?? 500;
@@ -95,19 +120,21 @@ export function registerErrorHandler(app: FastifyInstance) {
       const body = { message: message ?? 'The request could not be processed.' };
       if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
         // The client may still be sending: answer once it is done (bounded), see drainThen.
-        drainThen(request.raw, () => reply.code(status).send(body));
+        drainThen(request.raw, () => sendError(reply, status, body));
         return reply;
       }
-      return reply.code(status).send(body);
+      return sendError(reply, status, body);
     }
     if (isDatabaseUnavailable(err)) {
       request.log.error({ err }, 'database unavailable');
-      return reply
-        .code(503)
-        .header('Retry-After', '5')
-        .send({ message: 'The service is briefly unavailable. Please try again in a moment.' });
+      reply.header('Retry-After', '5');
+      return sendError(reply, 503, {
+        message: 'The service is briefly unavailable. Please try again in a moment.',
+      });
     }
     request.log.error({ err }, 'unhandled error');
-    return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
+    return sendError(reply, 500, {
+      message: 'Something went wrong on our side. Please try again.',
+    });
   });
 }

@@ -2,8 +2,9 @@ import fastifyStatic from '@fastify/static';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { InitialData } from '../../shared/api-types';
-import { RECENT_PLEDGES_LIMIT } from '../../shared/constants';
+import { EMBEDDED_UPDATES, RECENT_PLEDGES_LIMIT } from '../../shared/constants';
 import type { AppContext } from '../context';
 import { pledgeForLink } from '../modules/email/routes';
 import { sendCached } from '../read-model/cached-body';
@@ -12,8 +13,6 @@ import { sendCached } from '../read-model/cached-body';
 const APP_ROUTES = new Set(['/', '/payment-instructions', '/admin']);
 const HTML_TYPE = 'text/html; charset=utf-8';
 const PLACEHOLDER = '<!--initial-data-->';
-/** How many delivery updates the first screen carries; the rest load on demand. */
-export const INITIAL_UPDATES = 12;
 
 const FALLBACK_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Relief pledge</title></head><body><div id="root"></div>${PLACEHOLDER}<p>The client has not been built: run npm run build.</p></body></html>`;
 
@@ -56,7 +55,7 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
         campaign: config.campaign,
         progress: snapshot.progress(),
         pledges: snapshot.recentPledges(RECENT_PLEDGES_LIMIT),
-        updates: snapshot.deliveryUpdates().slice(0, INITIAL_UPDATES),
+        updates: snapshot.deliveryUpdates().slice(0, EMBEDDED_UPDATES),
       };
       return template.replace(PLACEHOLDER, embedJson(data));
     });
@@ -71,8 +70,21 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
   for (const route of APP_ROUTES) {
     // access 'public' makes the auth hook resolve the session, so the page knows if it is an admin.
     // compress: false: sendCached sends the HTML pre-compressed.
-    app.get(route, { config: { access: 'public' }, compress: false }, (request, reply) =>
-      sendApp(request, reply, 200),
+    app.get(
+      route,
+      {
+        config: { access: 'public' },
+        compress: false,
+        schema: {
+          response: {
+            200: {
+              description: "The client app, with the first screen's data inside",
+              content: { 'text/html': { schema: z.string() } },
+            },
+          },
+        },
+      },
+      (request, reply) => sendApp(request, reply, 200),
     );
   }
 
@@ -80,7 +92,23 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
   // token gets exactly what an unknown path gets (404 and the app, which shows its 404 page).
   app.get(
     '/pledge/:id',
-    { config: { access: 'public' }, compress: false },
+    {
+      config: { access: 'public' },
+      compress: false,
+      schema: {
+        // The id and ?t= are checked by the handler: anything wrong is the 404 page, not a 400.
+        response: {
+          200: {
+            description: 'The client app showing the donor status page',
+            content: { 'text/html': { schema: z.string() } },
+          },
+          404: {
+            description: 'The client app showing its 404 page (unknown pledge, wrong token)',
+            content: { 'text/html': { schema: z.string() } },
+          },
+        },
+      },
+    },
     async (request, reply) => {
       const { id } = request.params as { id: string };
       const found = await pledgeForLink(ctx.db, id, (request.query as { t?: unknown }).t);

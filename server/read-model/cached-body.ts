@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 
@@ -66,20 +67,19 @@ export function preferredEncoding(header: string | undefined): Encoding {
   return known;
 }
 
-/** Sends a cached body, compressed as the client accepts; @fastify/compress leaves it alone. */
-export function sendCached(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  body: CachedBody,
-): FastifyReply {
+/**
+ * Sends a cached body, compressed as the client accepts; @fastify/compress leaves it alone.
+ * Bytes skip the route's response serialiser: its schema documents the body, it does not encode
+ * it a second time. Returns nothing, so a typed route's handler may end with it.
+ */
+export function sendCached(request: FastifyRequest, reply: FastifyReply, body: CachedBody): void {
   reply.type(body.contentType);
-  if (!body.compressible) return reply.send(body.raw);
-  reply.header('Vary', 'Accept-Encoding');
-  const encoding = preferredEncoding(request.headers['accept-encoding']);
-  if (encoding === 'identity') return reply.send(body.raw);
-  return reply
-    .header('Content-Encoding', encoding)
-    .send(encoding === 'br' ? body.br() : body.gzip());
+  const encoding = body.compressible
+    ? preferredEncoding(request.headers['accept-encoding'])
+    : 'identity';
+  if (body.compressible) reply.header('Vary', 'Accept-Encoding');
+  if (encoding === 'identity') reply.send(body.raw);
+  else reply.header('Content-Encoding', encoding).send(encoding === 'br' ? body.br() : body.gzip());
 }
 
 /**
@@ -92,18 +92,36 @@ export async function sendOnce(
   reply: FastifyReply,
   text: string,
   contentType: string,
-): Promise<FastifyReply> {
+): Promise<void> {
   const raw = Buffer.from(text, 'utf8');
   reply.type(contentType);
-  if (raw.length < MIN_COMPRESS_BYTES) return reply.send(raw);
+  if (raw.length < MIN_COMPRESS_BYTES) {
+    reply.send(raw);
+    return;
+  }
   reply.header('Vary', 'Accept-Encoding');
   const encoding = preferredEncoding(request.headers['accept-encoding']);
-  if (encoding === 'identity') return reply.send(raw);
+  if (encoding === 'identity') {
+    reply.send(raw);
+    return;
+  }
   const body =
     encoding === 'br'
       ? await brotliAsync(raw, {
           params: { ...BROTLI_PARAMS, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
         })
       : await gzipAsync(raw, { level: 6 });
-  return reply.header('Content-Encoding', encoding).send(body);
+  reply.header('Content-Encoding', encoding).send(body);
+}
+
+/**
+ * Sends bytes or a stream as they are (an image, the CSV export). Like the helpers above it
+ * bypasses the route's serialiser: the route's response schema documents the body only.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any route's reply
+export function sendRaw<R extends FastifyReply<any, any, any, any, any, any, any, any>>(
+  reply: R,
+  payload: Buffer | Readable,
+): R {
+  return (reply as FastifyReply).send(payload) as R;
 }

@@ -148,14 +148,6 @@ export class CampaignSnapshot {
     return this.body(key, JSON_TYPE, () => JSON.stringify(build()));
   }
 
-  memo(key: string, build: () => string): string {
-    return this.body(key, 'text/plain; charset=utf-8', build).text;
-  }
-
-  json(key: string, build: () => unknown): string {
-    return this.jsonBody(key, build).text;
-  }
-
   /** Full reload from the database (start-up, admin edits, changes made by other instances). */
   reload(): Promise<void> {
     return this.lock.runExclusive(() => this.loadUnlocked());

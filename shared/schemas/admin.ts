@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { ADMIN_MESSAGES } from './admin-messages';
 
 export const loginSchema = z.object({
   password: z
-    .string({ error: 'Password is required' })
-    .min(1, { error: 'Password is required' })
-    .max(4096, { error: 'Invalid admin password' }),
+    .string({ error: ADMIN_MESSAGES.passwordRequired })
+    .min(1, { error: ADMIN_MESSAGES.passwordRequired })
+    .max(4096, { error: ADMIN_MESSAGES.invalidPassword }),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

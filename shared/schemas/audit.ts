@@ -20,24 +20,28 @@ export const AUDIT_ACTIONS = {
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
-export interface AuditEntry {
-  id: string;
-  at: string;
-  action: AuditAction;
-  label: string;
-  targetType: string | null;
-  targetId: string | null;
-  pledgeId: string | null;
-  pledgeReference: string | null;
-  clientIp: string | null;
-  details: Record<string, unknown> | null;
-}
+/** One entry of the log as GET /api/admin/activity answers it. */
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: z.iso.datetime(),
+  /** An AuditAction; a string here so an entry written by a newer version still reads. */
+  action: z.string(),
+  label: z.string(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  pledgeId: z.string().nullable(),
+  pledgeReference: z.string().nullable(),
+  clientIp: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-export interface AuditPage {
-  items: AuditEntry[];
+export const auditPageSchema = z.object({
+  items: z.array(auditEntrySchema),
   /** Pass as ?before= for the next (older) page; null at the end. */
-  nextBefore: string | null;
-}
+  nextBefore: z.iso.datetime().nullable(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
 
 /** GET /api/admin/activity: newest first; ?pledge= an id or a payment reference. */
 export const auditQuerySchema = z.object({

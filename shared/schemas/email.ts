@@ -1,26 +1,26 @@
 import { z } from 'zod';
-import type { Currency } from '../constants';
-import type { PaymentState } from '../received';
+import { CURRENCIES } from '../constants';
 
 /** The donor's own view of a pledge on the status page (issue 12): never the e-mail address. */
-export interface DonorPledgeView {
-  id: string;
-  name: string;
-  amount: number;
-  currency: Currency;
-  containers: number;
-  createdAt: string;
+export const donorPledgeViewSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  amount: z.number().int(),
+  currency: z.enum(CURRENCIES),
+  containers: z.number().int(),
+  createdAt: z.iso.datetime(),
   /** pending, part-paid or paid (shared/received.ts, issue 11). */
-  status: PaymentState;
-  reference: string;
-  amountReceived: number | null;
-  currencyReceived: Currency | null;
+  status: z.enum(['pending', 'part-paid', 'paid']),
+  reference: z.string(),
+  amountReceived: z.number().int().nullable(),
+  currencyReceived: z.enum(CURRENCIES).nullable(),
   /** Still owed, in the pledge's currency. */
-  outstandingAmount: number;
-  paymentConfirmedAt: string | null;
+  outstandingAmount: z.number(),
+  paymentConfirmedAt: z.iso.datetime().nullable(),
   /** When the donor pressed "I've sent the transfer". */
-  donorSaysSentAt: string | null;
-}
+  donorSaysSentAt: z.iso.datetime().nullable(),
+});
+export type DonorPledgeView = z.infer<typeof donorPledgeViewSchema>;
 
 /** GET /api/pledges/{id}/status?t= and POST /api/pledges/{id}/sent {t}. */
 export const statusTokenSchema = z.object({
@@ -36,13 +36,17 @@ export const EMAIL_KIND_LABELS = {
 } as const;
 
 /** One e-mail of a pledge, as the admin sees it. */
-export interface AdminEmailMessage {
-  id: string;
-  kind: keyof typeof EMAIL_KIND_LABELS;
-  status: 'sent' | 'waiting' | 'failed';
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-  sentAt: string | null;
-  nextAttemptAt: string | null;
-}
+export const adminEmailMessageSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['instructions', 'receipt']),
+  status: z.enum(['sent', 'waiting', 'failed']),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  sentAt: z.iso.datetime().nullable(),
+  nextAttemptAt: z.iso.datetime().nullable(),
+});
+export type AdminEmailMessage = z.infer<typeof adminEmailMessageSchema>;
+
+/** GET /api/admin/pledges/{id}/emails and the resend's answer. */
+export const adminEmailListSchema = z.object({ items: z.array(adminEmailMessageSchema) });

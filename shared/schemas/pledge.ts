@@ -55,18 +55,20 @@ export const amountReceivedSchema = z
 
 export const EDIT_AMOUNT_MESSAGE = 'Please enter a valid amount (minimum $1)';
 
+/** The amount an admin may set on an existing pledge (the edit dialog checks it too). */
+export const pledgeEditAmount = z
+  .number({ error: EDIT_AMOUNT_MESSAGE })
+  .min(PLEDGE_AMOUNT_MIN, { error: EDIT_AMOUNT_MESSAGE })
+  .max(PLEDGE_AMOUNT_MAX, { error: 'Pledge amount must be at most 1,000,000,000' })
+  .int({ error: EDIT_AMOUNT_MESSAGE });
+
 /** PATCH /api/pledges/{id}: {updates: {name, email, amount}}, each optional. */
 export const pledgeEditSchema = z.object({
   updates: z.object(
     {
       name: pledgeName.optional(),
       email: pledgeEmail.optional(),
-      amount: z
-        .number({ error: EDIT_AMOUNT_MESSAGE })
-        .min(PLEDGE_AMOUNT_MIN, { error: EDIT_AMOUNT_MESSAGE })
-        .max(PLEDGE_AMOUNT_MAX, { error: 'Pledge amount must be at most 1,000,000,000' })
-        .int({ error: EDIT_AMOUNT_MESSAGE })
-        .optional(),
+      amount: pledgeEditAmount.optional(),
       /** Added by issue 11: only for a confirmed pledge (a later instalment, a correction). */
       amountReceived: amountReceivedSchema.optional(),
       currencyReceived: currencySchema.optional(),
@@ -77,6 +79,21 @@ export const pledgeEditSchema = z.object({
 export type PledgeEdit = z.infer<typeof pledgeEditSchema>;
 
 /** What anyone may see of a pledge: no e-mail, and "Anonymous" instead of an anonymous donor's name. */
+export const publicPledgeSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  amount: z.number().int(),
+  currency: currencySchema,
+  containers: z.number().int(),
+  isAnonymous: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+export type PublicPledge = z.infer<typeof publicPledgeSchema>;
+
+/**
+ * The public view's keys, written out: the allow-list tests hold responses to, kept apart from
+ * the schema so that a key added to the schema by mistake fails them.
+ */
 export const PUBLIC_PLEDGE_KEYS = [
   'id',
   'name',
@@ -87,43 +104,49 @@ export const PUBLIC_PLEDGE_KEYS = [
   'createdAt',
 ] as const;
 
-export interface PublicPledge {
-  id: string;
-  name: string;
-  amount: number;
-  currency: 'USD' | 'JMD';
-  containers: number;
-  isAnonymous: boolean;
-  createdAt: string;
-}
-
-export interface AdminPledge extends PublicPledge {
-  email: string;
-  isPaid: boolean;
-  paymentConfirmedAt: string | null;
-  /** What arrived, recorded at confirmation (issue 11): null while pending. */
-  amountReceived: number | null;
-  currencyReceived: 'USD' | 'JMD' | null;
-  /** Still owed in the pledge's currency: the amount while pending, 0 once fully paid. */
-  outstandingAmount: number;
-  /** "pending", "part-paid" or "paid": isPaid stays true for a part payment. */
-  paymentState: 'pending' | 'part-paid' | 'paid';
+export const adminPledgeSchema = publicPledgeSchema.extend({
+  email: z.string(),
+  isPaid: z.boolean(),
+  paymentConfirmedAt: z.iso.datetime().nullable(),
   /** Payment reference, e.g. MRJ-7K4Q-2 (issue 11): admins, and the donor in the POST answer. */
-  reference: string;
+  reference: z.string(),
+  /** What arrived, recorded at confirmation (issue 11): null while pending. */
+  amountReceived: z.number().int().nullable(),
+  currencyReceived: currencySchema.nullable(),
+  /** Still owed in the pledge's currency: the amount while pending, 0 once fully paid. */
+  outstandingAmount: z.number(),
+  /** "pending", "part-paid" or "paid": isPaid stays true for a part payment. */
+  paymentState: z.enum(['pending', 'part-paid', 'paid']),
   /** The admin table: when the donor pressed "I've sent the transfer" (issue 12). */
-  donorSaysSentAt?: string | null;
-}
+  donorSaysSentAt: z.iso.datetime().nullable().optional(),
+});
+export type AdminPledge = z.infer<typeof adminPledgeSchema>;
 
 /** The answer to POST /api/pledges: the public view plus what only the donor who pledged sees. */
-export interface CreatedPledge extends PublicPledge {
-  isPaid: boolean;
-  reference: string;
+export const createdPledgeSchema = publicPledgeSchema.extend({
+  isPaid: z.boolean(),
+  reference: z.string(),
   /** The donor's status page, /pledge/{id}?t={token} (issue 12). */
-  statusUrl: string;
-}
+  statusUrl: z.string(),
+});
+export type CreatedPledge = z.infer<typeof createdPledgeSchema>;
+
+/** GET /api/pledges: the public view, or the admin view for an admin session. */
+export const pledgeListSchema = z.array(z.union([adminPledgeSchema, publicPledgeSchema]));
 
 export type Pledge = PublicPledge &
   Partial<Pick<AdminPledge, 'email' | 'isPaid' | 'paymentConfirmedAt'>>;
+
+/** GET /api/pledges?limit=N: newest first; without limit, every pledge. */
+const LIMIT_MESSAGE = 'limit must be a whole number from 1 to 1000';
+export const pledgeListQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: LIMIT_MESSAGE })
+    .int({ error: LIMIT_MESSAGE })
+    .min(1, { error: LIMIT_MESSAGE })
+    .max(1000, { error: LIMIT_MESSAGE })
+    .optional(),
+});
 
 /** Admin listing query (GET /api/admin/pledges): server-side search, filter, sort and paging. */
 export const adminPledgeQuerySchema = z.object({
@@ -136,33 +159,37 @@ export const adminPledgeQuerySchema = z.object({
 });
 export type AdminPledgeQuery = z.infer<typeof adminPledgeQuerySchema>;
 
-export interface AdminPledgePage {
-  items: AdminPledge[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
-export interface PledgeStats {
-  totalPledges: number;
-  paidPledges: number;
-  pendingPledges: number;
-  totalUSD: number;
-  totalJMD: number;
+export const pledgeStatsSchema = z.object({
+  totalPledges: z.number().int(),
+  paidPledges: z.number().int(),
+  pendingPledges: z.number().int(),
+  totalUSD: z.number(),
+  totalJMD: z.number(),
   /** Money that arrived, per currency received (issue 11). */
-  receivedUSD: number;
-  receivedJMD: number;
-}
+  receivedUSD: z.number(),
+  receivedJMD: z.number(),
+});
+export type PledgeStats = z.infer<typeof pledgeStatsSchema>;
+
+export const adminPledgePageSchema = z.object({
+  items: z.array(adminPledgeSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  stats: pledgeStatsSchema,
+});
+export type AdminPledgePage = z.infer<typeof adminPledgePageSchema>;
 
 /**
  * PUT /api/pledges/{id}/confirm: the spec sends an empty object (or nothing); an admin may say
- * what actually arrived. Both default to the pledge's own amount and currency.
+ * what actually arrived. Both default to the pledge's own amount and currency. Nullish because
+ * Fastify hands a missing body to the validator as null (the route refuses a JSON `null` itself).
  */
 export const pledgeConfirmSchema = z
   .object({
     amountReceived: amountReceivedSchema.optional(),
     currencyReceived: currencySchema.optional(),
   })
-  .optional()
+  .nullish()
   .transform((v) => v ?? {});
 export type PledgeConfirm = z.output<typeof pledgeConfirmSchema>;

@@ -20,15 +20,16 @@ export const progressUpdateSchema = z.object({
 });
 export type ProgressUpdate = z.infer<typeof progressUpdateSchema>;
 
-export interface Progress {
+export const progressSchema = z.object({
   /** Containers pledged (pending and paid) + manualAdjustment (DECISIONS 2). */
-  currentAmount: number;
-  manualAdjustment: number;
-  goalAmount: number;
+  currentAmount: z.number().int(),
+  manualAdjustment: z.number().int(),
+  goalAmount: z.number().int(),
   /** Containers of paid pledges only. */
-  confirmedAmount: number;
+  confirmedAmount: z.number().int(),
   /** Distinct donors by e-mail, case-insensitive (DECISIONS 3). */
-  donorCount: number;
-  pledgeCount: number;
-  updatedAt: string;
-}
+  donorCount: z.number().int(),
+  pledgeCount: z.number().int(),
+  updatedAt: z.iso.datetime(),
+});
+export type Progress = z.infer<typeof progressSchema>;

@@ -10,19 +10,19 @@ const column = z.string().trim().min(1).max(200);
  * Which column holds what, by header name; remembered between imports. Either one signed amount
  * column, or a credit column (and a debit column, ignored: money going out is not a gift).
  */
-export const statementMappingSchema = z
-  .object({
-    date: column,
-    amount: column.optional(),
-    credit: column.optional(),
-    debit: column.optional(),
-    currency: column.optional(),
-    fixedCurrency: currencySchema.optional(),
-    description: column,
-    payer: column.optional(),
-    /** How to read 03/04/2025: day first (Jamaica, UK) or month first (US). */
-    dateOrder: z.enum(['DMY', 'MDY', 'YMD']).default('DMY'),
-  })
+const statementMappingFields = z.object({
+  date: column,
+  amount: column.optional(),
+  credit: column.optional(),
+  debit: column.optional(),
+  currency: column.optional(),
+  fixedCurrency: currencySchema.optional(),
+  description: column,
+  payer: column.optional(),
+  /** How to read 03/04/2025: day first (Jamaica, UK) or month first (US). */
+  dateOrder: z.enum(['DMY', 'MDY', 'YMD']).default('DMY'),
+});
+export const statementMappingSchema = statementMappingFields
   .refine((m) => m.amount || m.credit, {
     error: 'Choose the amount column, or the credit (money in) column',
   })
@@ -60,47 +60,63 @@ export const statementConfirmSchema = z.object({
     .max(1000),
 });
 
-export type MatchConfidence = 'certain' | 'likely' | 'unmatched';
+export const matchConfidenceSchema = z.enum(['certain', 'likely', 'unmatched']);
+export type MatchConfidence = z.infer<typeof matchConfidenceSchema>;
 
-export interface StatementPreview {
-  headers: string[];
-  sample: string[][];
-  delimiter: string;
-  encoding: string;
+/** POST /api/admin/statements/preview. */
+export const statementPreviewResultSchema = z.object({
+  headers: z.array(z.string()),
+  sample: z.array(z.array(z.string())),
+  delimiter: z.string(),
+  encoding: z.string(),
   /** The remembered mapping when its columns exist in this file, else a guess. */
-  mapping: Partial<StatementMapping>;
-}
+  mapping: statementMappingFields.partial(),
+});
+export type StatementPreview = z.infer<typeof statementPreviewResultSchema>;
 
-export interface ProposedPledge {
-  id: string;
-  name: string;
-  reference: string;
-  amount: number;
-  currency: 'USD' | 'JMD';
-  paymentState: 'pending' | 'part-paid' | 'paid';
-  outstandingAmount: number;
-}
+export const proposedPledgeSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  reference: z.string(),
+  amount: z.number().int(),
+  currency: currencySchema,
+  paymentState: z.enum(['pending', 'part-paid', 'paid']),
+  outstandingAmount: z.number(),
+});
+export type ProposedPledge = z.infer<typeof proposedPledgeSchema>;
 
-export interface ReviewLine {
-  id: string;
-  bookedOn: string;
-  amount: number;
-  currency: 'USD' | 'JMD';
-  description: string;
-  payer: string;
-  status: 'open' | 'matched' | 'ignored';
-  confidence: MatchConfidence;
+export const reviewLineSchema = z.object({
+  id: z.string(),
+  bookedOn: z.string(),
+  amount: z.number(),
+  currency: currencySchema,
+  description: z.string(),
+  payer: z.string(),
+  status: z.enum(['open', 'matched', 'ignored']),
+  confidence: matchConfidenceSchema,
   /** Why the match was proposed (or why there is none), for the admin to judge. */
-  why: string;
-  pledge: ProposedPledge | null;
-}
+  why: z.string(),
+  pledge: proposedPledgeSchema.nullable(),
+});
+export type ReviewLine = z.infer<typeof reviewLineSchema>;
 
-export interface StatementImportResult {
+/** GET /api/admin/statements/lines: the lines still open, with fresh proposals. */
+export const reviewLinesSchema = z.object({ lines: z.array(reviewLineSchema) });
+
+/** POST /api/admin/statements/import. */
+export const statementImportResultSchema = z.object({
   /** Credits in the file; new = not seen in an earlier import. */
-  credits: number;
-  newLines: number;
-  alreadyImported: number;
+  credits: z.number().int(),
+  newLines: z.number().int(),
+  alreadyImported: z.number().int(),
   /** Debits and zero lines, left out. */
-  skipped: number;
-  lines: ReviewLine[];
-}
+  skipped: z.number().int(),
+  lines: z.array(reviewLineSchema),
+});
+export type StatementImportResult = z.infer<typeof statementImportResultSchema>;
+
+/** POST /api/admin/statements/confirm: how many lines confirmed a pledge, how many were skipped. */
+export const statementConfirmResultSchema = z.object({
+  confirmed: z.number().int(),
+  skipped: z.number().int(),
+});

@@ -26,15 +26,20 @@ export function humanText(opts: { required: string; max: number; tooLong: string
 }
 
 /** First human-readable message of a zod error (the API's `message`, the form's toast). */
-export function firstMessage(error: z.ZodError): string {
+/** A zod error, or the issues of one as Fastify hands them over (path, code, message). */
+export interface IssueList {
+  issues: readonly { path: readonly PropertyKey[]; message: string }[];
+}
+
+export function firstMessage(error: IssueList): string {
   return error.issues[0]?.message ?? 'Invalid request';
 }
 
 /** Field errors keyed by dotted path, for the API's `errors`. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
+export function fieldErrors(error: IssueList): Record<string, string> {
   const out: Record<string, string> = {};
   for (const issue of error.issues) {
-    const key = issue.path.join('.') || '_';
+    const key = issue.path.map(String).join('.') || '_';
     if (!(key in out)) out[key] = issue.message;
   }
   return out;

@@ -82,15 +82,16 @@ export const updateEditFormSchema = updateFormSchema.extend({
   imageUrl: z.string().optional(),
 });
 
-export interface DeliveryUpdate {
-  id: string;
-  imageUrl: string;
-  recipient: string;
-  containerCount: number;
-  deliveryDate: string;
-  createdAt: string;
+export const deliveryUpdateSchema = z.object({
+  id: z.uuid(),
+  imageUrl: z.string(),
+  recipient: z.string(),
+  containerCount: z.number().int(),
+  deliveryDate: z.string(),
+  createdAt: z.iso.datetime(),
   /** Responsive variants of our own uploads, when the server made them. */
-  srcset?: string;
-  width?: number;
-  height?: number;
-}
+  srcset: z.string().optional(),
+  width: z.number().int().optional(),
+  height: z.number().int().optional(),
+});
+export type DeliveryUpdate = z.infer<typeof deliveryUpdateSchema>;

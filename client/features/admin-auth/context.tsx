@@ -11,7 +11,7 @@ import {
 import { ADMIN_MESSAGES } from '../../../shared/schemas/admin-messages';
 import { toast } from '../../components/ui/toast-store';
 import { apiRequest, isUnauthorized } from '../../lib/api-client';
-import { pledgeRelatedKeys } from '../../lib/query-keys';
+import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
 
 export interface AdminAuth {
   isAuthenticated: boolean;
@@ -101,7 +101,7 @@ export function AdminAuthProvider({
     } finally {
       setAuthenticated(false);
       setAdminControls(false);
-      queryClient.removeQueries({ queryKey: ['/api/admin/pledges'] });
+      queryClient.removeQueries({ queryKey: queryKeys.adminPledges });
     }
   }, [queryClient]);
 

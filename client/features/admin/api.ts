@@ -28,8 +28,9 @@ import type {
 import type { DeliveryUpdate, UpdateCreate, UpdateEdit } from '../../../shared/schemas/update';
 import { toast, type ToastInput } from '../../components/ui/toast-store';
 import { apiRequest, errorMessage, getJson, throwIfNotOk } from '../../lib/api-client';
-import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
+import { pledgeRelatedKeys, queryKeys, updatesQuery } from '../../lib/query-keys';
 import { useAdminAuth } from '../admin-auth/context';
+import { CONFIRM_TOASTS } from '../pledges/api';
 import { TOASTS } from './messages';
 
 export type AdminPledgesResponse = AdminPledgePage & { stats: PledgeStats };
@@ -56,8 +57,6 @@ const adminPledgesQuery = (params: AdminPledgeParams) =>
     placeholderData: keepPreviousData,
   });
 
-const allUpdatesQuery = queryOptions<DeliveryUpdate[]>({ queryKey: queryKeys.updates });
-
 /**
  * One page of the dashboard table plus the stat cards. The server searches, filters, sorts and
  * pages (docs/decisions/006-admin-table-paging.md); the previous page stays on screen while the
@@ -72,7 +71,7 @@ export function useAdminPledges(params: AdminPledgeParams) {
  * dashboard mounts.
  */
 export function useAllUpdates() {
-  return useQuery({ ...allUpdatesQuery, refetchOnMount: 'always' });
+  return useQuery({ ...updatesQuery, refetchOnMount: 'always' });
 }
 
 /**
@@ -83,10 +82,6 @@ export function useAllUpdates() {
  */
 export function usePrefetchDashboard(params: AdminPledgeParams) {
   usePrefetchQuery(adminPledgesQuery(params));
-}
-
-export function useProgress() {
-  return useQuery<Progress>({ queryKey: queryKeys.progress });
 }
 
 interface AdminMutationOptions<TVars, TData> {
@@ -126,15 +121,6 @@ function useAdminMutation<TVars, TData = unknown>(opts: AdminMutationOptions<TVa
   });
 }
 
-export function useConfirmPledge() {
-  return useAdminMutation<string>({
-    mutationFn: (id) => apiRequest('PUT', `/api/pledges/${id}/confirm`, {}),
-    invalidate: pledgeRelatedKeys,
-    success: TOASTS.paymentConfirmed,
-    fallback: TOASTS.confirmFailed,
-  });
-}
-
 /**
  * "Record payment" (issue 11): what actually arrived. A pending pledge is confirmed with it (the
  * confirm call's optional body); a confirmed one (a later instalment) gets its received amount
@@ -162,8 +148,8 @@ export function useRecordPayment() {
             title: 'Part payment recorded',
             description: `${formatMoney(p.outstandingAmount, p.currency)} is still outstanding.`,
           }
-        : TOASTS.paymentConfirmed,
-    fallback: TOASTS.confirmFailed,
+        : CONFIRM_TOASTS.paymentConfirmed,
+    fallback: CONFIRM_TOASTS.confirmFailed,
   });
 }
 
@@ -310,7 +296,7 @@ export function useConfirmStatementLines() {
         `${r.confirmed} pledge${r.confirmed === 1 ? '' : 's'} confirmed from the statement.` +
         (r.skipped ? ` ${r.skipped} line(s) were already confirmed.` : ''),
     }),
-    fallback: TOASTS.confirmFailed,
+    fallback: CONFIRM_TOASTS.confirmFailed,
   });
 }
 

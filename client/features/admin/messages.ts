@@ -9,11 +9,6 @@ export const TOASTS = {
   },
   progressFailedTitle: 'Update Failed',
   progressFailed: 'Invalid password or update failed.',
-  paymentConfirmed: {
-    title: 'Payment confirmed',
-    description: 'Pledge payment has been marked as paid.',
-  },
-  confirmFailed: 'Failed to confirm payment',
   postFailed: 'Failed to post update',
   editUpdateFailed: 'Failed to update delivery update',
   editPledgeFailed: 'Failed to update pledge',

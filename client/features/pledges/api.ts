@@ -1,13 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { CreatedPledge, PledgeCreateInput, Pledge } from '../../../shared/schemas/pledge';
+import type { CreatedPledge, PledgeCreateInput } from '../../../shared/schemas/pledge';
 import { toast } from '../../components/ui/toast-store';
 import { apiRequest, errorMessage } from '../../lib/api-client';
-import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
+import { pledgeRelatedKeys, recentPledgesQuery } from '../../lib/query-keys';
 import { useAdminAuth } from '../admin-auth/context';
-
-/** The admin view of the same list (isPaid, real names): its own cache entry under the same prefix. */
-const adminRecentKey = [...queryKeys.recentPledges, 'admin'] as const;
 
 /**
  * The 8 newest pledges (GET /api/pledges?limit=8; never the whole list, DECISIONS 8).
@@ -18,12 +15,10 @@ export function useRecentPledges(adminControls: boolean) {
   const queryClient = useQueryClient();
   useEffect(() => {
     // Do not keep admin-only fields (real names of anonymous donors) once the controls are off.
-    if (!adminControls) queryClient.removeQueries({ queryKey: adminRecentKey, exact: true });
+    if (!adminControls)
+      queryClient.removeQueries({ queryKey: recentPledgesQuery(true).queryKey, exact: true });
   }, [adminControls, queryClient]);
-  return useQuery<Pledge[]>({
-    queryKey: adminControls ? adminRecentKey : queryKeys.recentPledges,
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...recentPledgesQuery(adminControls), placeholderData: keepPreviousData });
 }
 
 export function invalidatePledgeData(queryClient: ReturnType<typeof useQueryClient>) {
@@ -60,6 +55,15 @@ export function useCreatePledge() {
   });
 }
 
+/** The confirmation's toasts (SPEC 7), also shown by the admin's "Record payment". */
+export const CONFIRM_TOASTS = {
+  paymentConfirmed: {
+    title: 'Payment confirmed',
+    description: 'Pledge payment has been marked as paid.',
+  },
+  confirmFailed: 'Failed to confirm payment',
+} as const;
+
 /** PUT /api/pledges/{id}/confirm with an empty object (SPEC 7), from a pledge card in admin mode. */
 export function useConfirmPledge() {
   const queryClient = useQueryClient();
@@ -68,14 +72,14 @@ export function useConfirmPledge() {
     mutationFn: (id: string) =>
       apiRequest('PUT', `/api/pledges/${encodeURIComponent(id)}/confirm`, {}),
     onSuccess: () => {
-      toast({ title: 'Payment confirmed', description: 'Pledge payment has been marked as paid.' });
+      toast(CONFIRM_TOASTS.paymentConfirmed);
       return invalidatePledgeData(queryClient);
     },
     onError: (error) => {
       if (handleSessionError(error)) return;
       toast({
         title: 'Error',
-        description: errorMessage(error, 'Failed to confirm payment'),
+        description: errorMessage(error, CONFIRM_TOASTS.confirmFailed),
         variant: 'destructive',
       });
     },

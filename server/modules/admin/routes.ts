@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availableParallelism } from 'node:os';
+import { z } from 'zod';
 import { ADMIN_MESSAGES, loginSchema } from '../../../shared/schemas/admin';
 import type { AppContext } from '../../context';
-import { HttpError, parseWith } from '../../lib/http-error';
+import { HttpError } from '../../lib/http-error';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth';
 import { clientKey } from '../../lib/client-key';
 import { verifyPassword } from './password';
@@ -12,7 +14,12 @@ import * as repo from './repo';
 
 const WINDOW_MS = 60_000;
 
-export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
+const sessionStateSchema = z.object({ isAuthenticated: z.boolean() });
+const loginResultSchema = z.object({ ok: z.literal(true), isAuthenticated: z.literal(true) });
+const logoutResultSchema = z.object({ ok: z.literal(true), isAuthenticated: z.literal(false) });
+
+export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, sessions, config } = ctx;
   /**
    * Password checks in flight: 2 per client; in all, one core's worth at a time (at most 2, and
@@ -25,14 +32,22 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
     queued: 30,
   });
 
-  app.get('/api/admin/check', { config: { access: 'public' } }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    return { isAuthenticated: request.isAdmin };
-  });
+  app.get(
+    '/api/admin/check',
+    { config: { access: 'public' }, schema: { response: { 200: sessionStateSchema } } },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return { isAuthenticated: request.isAdmin };
+    },
+  );
 
   app.post(
     '/api/admin/login',
-    { config: { access: 'public' }, bodyLimit: 16 * 1024 },
+    {
+      config: { access: 'public' },
+      bodyLimit: 16 * 1024,
+      schema: { body: loginSchema, response: { 200: loginResultSchema } },
+    },
     async (request, reply) => {
       const limit = config.rateLimitLoginPerMinute;
       const key = `login:${clientKey(request.ip)}`;
@@ -40,7 +55,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
       // from one address) only the total is bounded.
       const attempt = gate.enter(key, limit > 0 ? undefined : 0);
       try {
-        const { password } = parseWith(loginSchema, request.body);
+        const { password } = request.body;
         // Counted before the check, in one atomic statement: parallel attempts each see their
         // own count, so at most `limit` of them reach scrypt in a window, across instances too.
         const hit =
@@ -79,31 +94,41 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
       });
       setSessionCookie(request, reply, token, config.sessionTtlMs);
       request.log.info('admin logged in');
-      return reply.header('Cache-Control', 'no-store').send({ ok: true, isAuthenticated: true });
+      return reply
+        .header('Cache-Control', 'no-store')
+        .send({ ok: true as const, isAuthenticated: true as const });
     },
   );
 
-  app.post('/api/admin/logout', { config: { access: 'public' } }, async (request, reply) => {
-    // Logging out without a session (an expired one) changes nothing and is not recorded.
-    if (request.sessionTokenHash) {
-      const hash = request.sessionTokenHash;
-      await db.transaction(async (tx) => {
-        await repo.deleteSession(tx, hash);
-        await writeAudit(tx, request, { action: 'admin.logout' });
-      });
-    }
-    clearSessionCookie(request, reply);
-    return { ok: true, isAuthenticated: false };
-  });
+  app.post(
+    '/api/admin/logout',
+    { config: { access: 'public' }, schema: { response: { 200: logoutResultSchema } } },
+    async (request, reply) => {
+      // Logging out without a session (an expired one) changes nothing and is not recorded.
+      if (request.sessionTokenHash) {
+        const hash = request.sessionTokenHash;
+        await db.transaction(async (tx) => {
+          await repo.deleteSession(tx, hash);
+          await writeAudit(tx, request, { action: 'admin.logout' });
+        });
+      }
+      clearSessionCookie(request, reply);
+      return { ok: true as const, isAuthenticated: false as const };
+    },
+  );
 
   // "Sign out all sessions": every device signed in to the admin area, this one included.
-  app.delete('/api/admin/sessions', { config: { access: 'admin' } }, async (request, reply) => {
-    await db.transaction(async (tx) => {
-      await repo.deleteAllSessions(tx);
-      await writeAudit(tx, request, { action: 'admin.sessions.revoke_all' });
-    });
-    request.log.info('admin signed out all sessions');
-    clearSessionCookie(request, reply);
-    return { ok: true, isAuthenticated: false };
-  });
+  app.delete(
+    '/api/admin/sessions',
+    { config: { access: 'admin' }, schema: { response: { 200: logoutResultSchema } } },
+    async (request, reply) => {
+      await db.transaction(async (tx) => {
+        await repo.deleteAllSessions(tx);
+        await writeAudit(tx, request, { action: 'admin.sessions.revoke_all' });
+      });
+      request.log.info('admin signed out all sessions');
+      clearSessionCookie(request, reply);
+      return { ok: true as const, isAuthenticated: false as const };
+    },
+  );
 }

@@ -1,21 +1,39 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { backupStream } from '../../backup/dump';
 import { BACKUP_FILE_SUFFIX } from '../../backup/format';
+import { sendRaw } from '../../read-model/cached-body';
 
 /**
  * The admin's backup download. `npm run backup` uses it too while the server runs on the embedded
  * database, whose folder no second process may open.
  */
-export async function backupRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/api/admin/backup', { config: { access: 'admin' } }, async (request, reply) => {
-    const name = `relief-${new Date().toISOString().slice(0, 10)}${BACKUP_FILE_SUFFIX}`;
-    request.log.info('admin downloads a backup');
-    return reply
-      .header('Content-Type', 'application/gzip')
-      .header('Content-Disposition', `attachment; filename="${name}"`)
-      .header('Cache-Control', 'no-store')
-      .send(backupStream(ctx.database, path.join(ctx.config.dataDir, 'uploads')));
-  });
+export async function backupRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/api/admin/backup',
+    {
+      config: { access: 'admin' },
+      schema: {
+        response: {
+          200: {
+            description: `Every table and image as gzipped JSON lines, streamed (relief-YYYY-MM-DD${BACKUP_FILE_SUFFIX})`,
+            content: { 'application/gzip': { schema: z.string() } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const name = `relief-${new Date().toISOString().slice(0, 10)}${BACKUP_FILE_SUFFIX}`;
+      request.log.info('admin downloads a backup');
+      reply
+        .header('Content-Type', 'application/gzip')
+        .header('Content-Disposition', `attachment; filename="${name}"`)
+        .header('Cache-Control', 'no-store');
+      return sendRaw(reply, backupStream(ctx.database, path.join(ctx.config.dataDir, 'uploads')));
+    },
+  );
 }

@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParamsSchema } from '../../../shared/schemas/api';
 import {
+  adminEmailListSchema,
+  donorPledgeViewSchema,
   statusTokenSchema,
   type AdminEmailMessage,
   type DonorPledgeView,
 } from '../../../shared/schemas/email';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
-import { HttpError, notFound } from '../../lib/http-error';
+import { notFound } from '../../lib/http-error';
 import { audited } from '../audit/repo';
 import * as pledgeRepo from '../pledges/repo';
 import * as repo from './repo';
@@ -63,38 +68,72 @@ function adminMessage(row: repo.OutboxRow): AdminEmailMessage {
   };
 }
 
-export async function emailRoutes(app: FastifyInstance, ctx: AppContext) {
+/** The status link's path id: anything else answers the same 404 as a wrong token. */
+const linkParams = z.object({ id: z.string() });
+const pledgeParams = idParamsSchema('pledge');
+
+export async function emailRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, config, email } = ctx;
 
-  async function linked(params: unknown, input: unknown) {
-    const parsed = statusTokenSchema.safeParse(input);
-    const found = parsed.success
-      ? await pledgeForLink(db, (params as { id?: unknown }).id, parsed.data.t)
-      : undefined;
+  /**
+   * The pledge of a status link, or the one 404. The schemas document the id and token; a request
+   * they refuse (no token, an array, no body) is not told apart from a wrong token, so the
+   * validation result is read here (attachValidation) rather than answered with a 400.
+   */
+  async function linked(request: { validationError?: Error }, id: string, token: string) {
+    const found = request.validationError ? undefined : await pledgeForLink(db, id, token);
     if (!found) throw notFound(NOT_FOUND);
     return found;
   }
 
   // The donor's status page data: only with the link's token.
-  app.get('/api/pledges/:id/status', { config: { access: 'public' } }, async (request, reply) => {
-    const { pledge, link } = await linked(request.params, request.query);
-    reply.header('Cache-Control', 'no-store');
-    return donorView(pledge, link);
-  });
+  app.get(
+    '/api/pledges/:id/status',
+    {
+      config: { access: 'public' },
+      attachValidation: true,
+      schema: {
+        params: linkParams,
+        querystring: statusTokenSchema,
+        response: { 200: donorPledgeViewSchema },
+      },
+    },
+    async (request, reply) => {
+      const { pledge, link } = await linked(request, request.params?.id, request.query?.t);
+      reply.header('Cache-Control', 'no-store');
+      return donorView(pledge, link);
+    },
+  );
 
   // "I've sent the transfer": the token travels in the body, not in a URL that proxies log.
-  app.post('/api/pledges/:id/sent', { config: { access: 'public' } }, async (request, reply) => {
-    const { pledge } = await linked(request.params, request.body);
-    const link = await repo.markDonorSaysSent(db, pledge.id, config.now());
-    reply.header('Cache-Control', 'no-store');
-    return donorView(pledge, link!);
-  });
+  app.post(
+    '/api/pledges/:id/sent',
+    {
+      config: { access: 'public' },
+      attachValidation: true,
+      schema: {
+        params: linkParams,
+        body: statusTokenSchema,
+        response: { 200: donorPledgeViewSchema },
+      },
+    },
+    async (request, reply) => {
+      const { pledge } = await linked(request, request.params?.id, request.body?.t);
+      const link = await repo.markDonorSaysSent(db, pledge.id, config.now());
+      reply.header('Cache-Control', 'no-store');
+      return donorView(pledge, link!);
+    },
+  );
 
   app.get(
     '/api/admin/pledges/:id/emails',
-    { config: { access: 'admin' } },
+    {
+      config: { access: 'admin' },
+      schema: { params: pledgeParams, response: { 200: adminEmailListSchema } },
+    },
     async (request, reply) => {
-      const id = adminPledgeId(request.params);
+      const { id } = request.params;
       if (!(await pledgeRepo.findPledge(db, id))) throw notFound(NOT_FOUND);
       reply.header('Cache-Control', 'no-store');
       return { items: (await repo.messagesOf(db, id)).map(adminMessage) };
@@ -104,9 +143,12 @@ export async function emailRoutes(app: FastifyInstance, ctx: AppContext) {
   // "Resend instructions": a new message through the same outbox.
   app.post(
     '/api/admin/pledges/:id/emails/resend',
-    { config: { access: 'admin' } },
+    {
+      config: { access: 'admin' },
+      schema: { params: pledgeParams, response: { 201: adminEmailListSchema } },
+    },
     async (request, reply) => {
-      const id = adminPledgeId(request.params);
+      const { id } = request.params;
       const pledge = await pledgeRepo.findPledge(db, id);
       if (!pledge) throw notFound(NOT_FOUND);
       // Queued and audited together (issue 11's audit log).
@@ -127,10 +169,4 @@ export async function emailRoutes(app: FastifyInstance, ctx: AppContext) {
       return reply.code(201).send({ items: (await repo.messagesOf(db, id)).map(adminMessage) });
     },
   );
-}
-
-function adminPledgeId(params: unknown): string {
-  const id = (params as { id?: unknown }).id;
-  if (typeof id !== 'string' || !UUID.test(id)) throw new HttpError(400, 'Invalid pledge id');
-  return id.toLowerCase();
 }

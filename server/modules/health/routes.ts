@@ -1,5 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { healthSchema, notReadySchema, readySchema } from '../../../shared/schemas/api';
+import { campaignSchema } from '../../../shared/schemas/campaign';
 import type { AppContext } from '../../context';
 import { appliedMigrations, migrationJournal } from '../../db/migrate';
 
@@ -17,34 +20,47 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-export async function healthRoutes(app: FastifyInstance, { db, database, config }: AppContext) {
+export async function healthRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, database, config } = ctx;
   // Health includes the database (R4): while it is unreachable a load balancer sees 503 and the
   // check recovers on its own when the pool reconnects. Bounded, so a hung database fails fast.
-  app.get('/api/health', { config: { access: 'public' } }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        db.execute(sql`select 1`),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('health check timed out')), 2_000);
-        }),
-      ]);
-      return { status: 'ok', database: database.kind };
-    } catch (err) {
-      request.log.warn({ err }, 'health: database unreachable');
-      return reply.code(503).send({ status: 'unavailable', database: database.kind });
-    } finally {
-      clearTimeout(timer);
-    }
-  });
+  app.get(
+    '/api/health',
+    {
+      config: { access: 'public' },
+      schema: { response: { 200: healthSchema, 503: healthSchema } },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          db.execute(sql`select 1`),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error('health check timed out')), 2_000);
+          }),
+        ]);
+        return { status: 'ok' as const, database: database.kind };
+      } catch (err) {
+        request.log.warn({ err }, 'health: database unreachable');
+        return reply.code(503).send({ status: 'unavailable', database: database.kind });
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  );
 
   // Readiness, for a load balancer or an orchestrator: the database answers, this version's
   // migrations are all applied (an older instance next to a newer schema says so), not draining.
   // /api/health stays the liveness check.
   app.get(
     '/api/ready',
-    { config: { access: 'public' }, logLevel: 'warn' },
+    {
+      config: { access: 'public' },
+      logLevel: 'warn',
+      schema: { response: { 200: readySchema, 503: notReadySchema } },
+    },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       const problems: string[] = [];
@@ -57,11 +73,15 @@ export async function healthRoutes(app: FastifyInstance, { db, database, config 
         request.log.warn({ err }, 'ready: database unreachable');
         problems.push('database unreachable');
       }
-      if (problems.length) return reply.code(503).send({ status: 'not ready', problems });
-      return { status: 'ready', database: database.kind };
+      if (problems.length) return reply.code(503).send({ status: 'not ready' as const, problems });
+      return { status: 'ready' as const, database: database.kind };
     },
   );
 
   // The campaign texts, for clients that did not get them inside the HTML (e.g. the Vite dev server).
-  app.get('/api/campaign', { config: { access: 'public' } }, async () => config.campaign);
+  app.get(
+    '/api/campaign',
+    { config: { access: 'public' }, schema: { response: { 200: campaignSchema } } },
+    async () => config.campaign,
+  );
 }

@@ -1,20 +1,27 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EXPORT_FILE_NAME, PUBLIC_PLEDGES_MAX } from '../../../shared/constants';
+import { deletedSchema, idParamsSchema } from '../../../shared/schemas/api';
 import {
+  adminPledgePageSchema,
   adminPledgeQuerySchema,
+  adminPledgeSchema,
+  createdPledgeSchema,
   pledgeConfirmSchema,
   pledgeCreateSchema,
   pledgeEditSchema,
+  pledgeListQuerySchema,
+  pledgeListSchema,
   type PledgeCreate,
 } from '../../../shared/schemas/pledge';
 import { NO_CHANGES_MESSAGE } from '../../../shared/schemas/update';
 import type { AppContext } from '../../context';
-import { sendCached, sendOnce } from '../../read-model/cached-body';
-import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
+import { BODY_NOT_OBJECT, badRequest, notFound } from '../../lib/http-error';
+import { sendCached, sendOnce, sendRaw } from '../../read-model/cached-body';
+import { audited, writeAudit, type AuditInput } from '../audit/repo';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
-import { audited, writeAudit, type AuditInput } from '../audit/repo';
 import * as repo from './repo';
 
 /** The audit entry of a confirmation, by hand or from a bank statement line. */
@@ -41,15 +48,6 @@ export function confirmAudit(
   };
 }
 
-const listQuery = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number from 1 to 1000' })
-    .int({ error: 'limit must be a whole number from 1 to 1000' })
-    .min(1, { error: 'limit must be a whole number from 1 to 1000' })
-    .max(1000, { error: 'limit must be a whole number from 1 to 1000' })
-    .optional(),
-});
-
 const NOT_FOUND = 'Pledge not found';
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
@@ -64,10 +62,11 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return raw.toLowerCase();
 }
 const JSON_TYPE = 'application/json; charset=utf-8';
+const pledgeParams = idParamsSchema('pledge');
 
-export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
-  const { db, snapshot, config } = ctx;
-  const { email } = ctx;
+export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, snapshot, config, email } = ctx;
   const writer = new PledgeWriter(
     db,
     snapshot,
@@ -80,36 +79,35 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  // Admin: the full list, newest first (SPEC; ?limit=N optional). Public: newest first, at most
-  // PUBLIC_PLEDGES_MAX, from the snapshot (DECISIONS 8, issue 9.1).
-  async function fromDatabase(request: FastifyRequest, reply: FastifyReply, limit?: number) {
-    const rows = await repo.listPledges(db, limit);
-    // Compressed here, off the event loop (this route skips @fastify/compress).
-    return sendOnce(request, reply, JSON.stringify(rows.map(repo.toAdminPledge)), JSON_TYPE);
-  }
-
   function fromSnapshot(request: FastifyRequest, reply: FastifyReply, limit: number) {
     const body = snapshot.jsonBody(`pledges:${limit}`, () => snapshot.recentPledges(limit));
     sendCached(request, reply.header('Cache-Control', 'no-cache'), body);
   }
 
-  // compress: false: every answer goes through sendCached, which compresses.
-  app.get('/api/pledges', { config: { access: 'public' }, compress: false }, (request, reply) => {
-    // The home's call (?limit=8, no session) is the hottest read: answered from the snapshot
-    // without validating through zod, and without a promise. Anything else takes the full path.
-    const raw = (request.query as { limit?: unknown }).limit;
-    if (!request.isAdmin && typeof raw === 'string' && /^[1-9][0-9]?$/.test(raw)) {
-      fromSnapshot(request, reply, Math.min(Number(raw), PUBLIC_PLEDGES_MAX));
-      return;
-    }
-    const { limit } = parseWith(listQuery, request.query);
-    if (!request.isAdmin) {
-      fromSnapshot(request, reply, Math.min(limit ?? PUBLIC_PLEDGES_MAX, PUBLIC_PLEDGES_MAX));
-      return;
-    }
-    reply.header('Cache-Control', 'no-store');
-    return fromDatabase(request, reply, limit);
-  });
+  // Admin: the full list, newest first (SPEC; ?limit=N optional). Public: newest first, at most
+  // PUBLIC_PLEDGES_MAX, from the snapshot (DECISIONS 8, issue 9.1).
+  // compress: false: every answer is sent pre-serialised by sendCached or sendOnce, which compress.
+  app.get(
+    '/api/pledges',
+    {
+      config: { access: 'public' },
+      compress: false,
+      schema: { querystring: pledgeListQuerySchema, response: { 200: pledgeListSchema } },
+    },
+    (request, reply) => {
+      const { limit } = request.query;
+      if (!request.isAdmin) {
+        // The home's call (?limit=8) is the hottest read: a body built once per change, no promise.
+        fromSnapshot(request, reply, Math.min(limit ?? PUBLIC_PLEDGES_MAX, PUBLIC_PLEDGES_MAX));
+        return;
+      }
+      reply.header('Cache-Control', 'no-store');
+      return repo.listPledges(db, limit).then((rows) =>
+        // Compressed here, off the event loop.
+        sendOnce(request, reply, JSON.stringify(rows.map(repo.toAdminPledge)), JSON_TYPE),
+      );
+    },
+  );
 
   /**
    * Idempotency-Key (issue 11): a retried POST (a poor mobile link, a double tap) gets the first
@@ -147,9 +145,14 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
           ? { rateLimit: { max: pledgeLimit, timeWindow: 60_000 } }
           : { rateLimit: false }),
       },
+      schema: {
+        body: pledgeCreateSchema,
+        // The honeypot's answer looks like a success: { ok: true }.
+        response: { 201: z.union([createdPledgeSchema, z.object({ ok: z.literal(true) })]) },
+      },
     },
     async (request, reply) => {
-      const input = parseWith(pledgeCreateSchema, request.body);
+      const input = request.body;
       if (input.website) {
         // Honeypot filled in: a bot. Answer like a success so it does not adapt; store nothing.
         request.log.warn('pledge honeypot triggered');
@@ -170,168 +173,232 @@ export async function pledgeRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get('/api/pledges/export', { config: { access: 'admin' } }, async (request, reply) => {
-    // Who took a copy of every donor's details, and when.
-    await writeAudit(db, request, { action: 'pledges.export', targetType: 'pledges' });
-    reply
-      .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="${EXPORT_FILE_NAME}"`)
-      .header('Cache-Control', 'no-store');
-    return reply.send(pledgesCsvStream(db));
-  });
+  app.get(
+    '/api/pledges/export',
+    {
+      config: { access: 'admin' },
+      schema: {
+        response: {
+          200: {
+            description: `Every pledge as CSV, streamed (${EXPORT_FILE_NAME})`,
+            content: { 'text/csv': { schema: z.string() } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      // Who took a copy of every donor's details, and when.
+      await writeAudit(db, request, { action: 'pledges.export', targetType: 'pledges' });
+      reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="${EXPORT_FILE_NAME}"`)
+        .header('Cache-Control', 'no-store');
+      return sendRaw(reply, pledgesCsvStream(db));
+    },
+  );
 
-  app.put('/api/pledges/:id/confirm', { config: { access: 'admin' } }, async (request) => {
-    const id = parseId((request.params as { id: string }).id, 'pledge');
-    // The spec's empty object (or no body) means "the pledged amount arrived".
-    const input = parseWith(pledgeConfirmSchema, request.body);
-    const said = input.amountReceived !== undefined || input.currencyReceived !== undefined;
-    const current = said ? await repo.findPledge(db, id) : undefined;
-    if (said && !current) throw notFound(NOT_FOUND);
-    const received = current ? repo.receivedValues(current, input) : undefined;
-    const result = await snapshot.write(() =>
-      audited(db, request, async (tx) => {
-        const r = await repo.confirmPledge(tx, id, config.now(), received);
-        // The receipt e-mail is queued in the confirmation's transaction (issue 12).
-        if (r?.changed) await email.enqueue(tx, id, 'receipt');
-        return {
-          result: r,
-          // A repeated confirm changes nothing and is not an action.
-          audit: r?.changed ? confirmAudit(r.row, 'manual') : null,
-        };
-      }),
-    );
-    if (!result) throw notFound(NOT_FOUND);
-    if (result.changed) email.worker.kick();
-    return repo.toAdminPledge(result.row);
-  });
+  app.put(
+    '/api/pledges/:id/confirm',
+    {
+      config: { access: 'admin' },
+      schema: {
+        params: pledgeParams,
+        // The spec's empty object (or no body) means "the pledged amount arrived".
+        body: pledgeConfirmSchema,
+        response: { 200: adminPledgeSchema },
+      },
+      // No body (undefined here) is the spec's call; a JSON null is not an object.
+      preValidation: async (request) => {
+        if (request.body === null) throw badRequest(BODY_NOT_OBJECT);
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const input = request.body;
+      const said = input.amountReceived !== undefined || input.currencyReceived !== undefined;
+      const current = said ? await repo.findPledge(db, id) : undefined;
+      if (said && !current) throw notFound(NOT_FOUND);
+      const received = current ? repo.receivedValues(current, input) : undefined;
+      const result = await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const r = await repo.confirmPledge(tx, id, config.now(), received);
+          // The receipt e-mail is queued in the confirmation's transaction (issue 12).
+          if (r?.changed) await email.enqueue(tx, id, 'receipt');
+          return {
+            result: r,
+            // A repeated confirm changes nothing and is not an action.
+            audit: r?.changed ? confirmAudit(r.row, 'manual') : null,
+          };
+        }),
+      );
+      if (!result) throw notFound(NOT_FOUND);
+      if (result.changed) email.worker.kick();
+      return repo.toAdminPledge(result.row);
+    },
+  );
 
   // Un-confirm (issue 11): a transfer matched to the wrong pledge, a bounced payment.
-  app.delete('/api/pledges/:id/confirm', { config: { access: 'admin' } }, async (request) => {
-    const id = parseId((request.params as { id: string }).id, 'pledge');
-    const result = await snapshot.write(() =>
-      audited(db, request, async (tx) => {
-        const before = await repo.findPledge(tx, id);
-        const r = await repo.unconfirmPledge(tx, id);
-        return {
-          result: r,
-          audit:
-            r?.changed && before
+  app.delete(
+    '/api/pledges/:id/confirm',
+    {
+      config: { access: 'admin' },
+      schema: { params: pledgeParams, response: { 200: adminPledgeSchema } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const result = await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const before = await repo.findPledge(tx, id);
+          const r = await repo.unconfirmPledge(tx, id);
+          return {
+            result: r,
+            audit:
+              r?.changed && before
+                ? {
+                    action: 'pledge.unconfirm',
+                    targetType: 'pledge',
+                    targetId: id,
+                    pledgeId: id,
+                    pledgeReference: before.reference,
+                    details: { before: repo.toAdminPledge(before) },
+                  }
+                : null,
+          };
+        }),
+      );
+      if (!result) throw notFound(NOT_FOUND);
+      return repo.toAdminPledge(result.row);
+    },
+  );
+
+  app.patch(
+    '/api/pledges/:id',
+    {
+      config: { access: 'admin' },
+      schema: {
+        params: pledgeParams,
+        body: pledgeEditSchema,
+        response: { 200: adminPledgeSchema },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const { updates } = request.body;
+      const current = await repo.findPledge(db, id);
+      if (!current) throw notFound(NOT_FOUND);
+      const changes: Parameters<typeof repo.updatePledge>[2] = {};
+      if (updates.name !== undefined && updates.name !== current.name) changes.name = updates.name;
+      if (updates.email !== undefined && updates.email !== current.email)
+        changes.email = updates.email;
+      if (updates.amount !== undefined && updates.amount !== current.amount)
+        changes.amount = updates.amount;
+      // Money received (a second instalment, a corrected bank fee) is recorded on a confirmed pledge.
+      if (updates.amountReceived !== undefined || updates.currencyReceived !== undefined) {
+        if (!current.isPaid)
+          throw badRequest('Confirm the payment before recording the amount received.');
+        const before = repo.toAdminPledge(current);
+        if (
+          updates.amountReceived !== undefined &&
+          updates.amountReceived !== before.amountReceived
+        )
+          changes.amountReceived = updates.amountReceived;
+        if (
+          updates.currencyReceived !== undefined &&
+          updates.currencyReceived !== before.currencyReceived
+        )
+          changes.currencyReceived = updates.currencyReceived;
+      }
+      if (Object.keys(changes).length === 0) throw badRequest(NO_CHANGES_MESSAGE);
+      const row = await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const updated = await repo.updatePledge(tx, current, changes);
+          const before = repo.toAdminPledge(current);
+          const after = updated ? repo.toAdminPledge(updated) : undefined;
+          const keys = Object.keys(changes) as (keyof typeof changes)[];
+          return {
+            result: updated,
+            audit: after
               ? {
-                  action: 'pledge.unconfirm',
+                  action: 'pledge.edit',
                   targetType: 'pledge',
                   targetId: id,
                   pledgeId: id,
-                  pledgeReference: before.reference,
-                  details: { before: repo.toAdminPledge(before) },
+                  pledgeReference: current.reference,
+                  details: {
+                    before: Object.fromEntries(keys.map((k) => [k, before[k]])),
+                    after: Object.fromEntries(keys.map((k) => [k, after[k]])),
+                  },
                 }
               : null,
-        };
-      }),
-    );
-    if (!result) throw notFound(NOT_FOUND);
-    return repo.toAdminPledge(result.row);
-  });
+          };
+        }),
+      );
+      if (!row) throw notFound(NOT_FOUND);
+      return repo.toAdminPledge(row);
+    },
+  );
 
-  app.patch('/api/pledges/:id', { config: { access: 'admin' } }, async (request) => {
-    const id = parseId((request.params as { id: string }).id, 'pledge');
-    const { updates } = parseWith(pledgeEditSchema, request.body);
-    const current = await repo.findPledge(db, id);
-    if (!current) throw notFound(NOT_FOUND);
-    const changes: Parameters<typeof repo.updatePledge>[2] = {};
-    if (updates.name !== undefined && updates.name !== current.name) changes.name = updates.name;
-    if (updates.email !== undefined && updates.email !== current.email)
-      changes.email = updates.email;
-    if (updates.amount !== undefined && updates.amount !== current.amount)
-      changes.amount = updates.amount;
-    // Money received (a second instalment, a corrected bank fee) is recorded on a confirmed pledge.
-    if (updates.amountReceived !== undefined || updates.currencyReceived !== undefined) {
-      if (!current.isPaid)
-        throw badRequest('Confirm the payment before recording the amount received.');
-      const before = repo.toAdminPledge(current);
-      if (updates.amountReceived !== undefined && updates.amountReceived !== before.amountReceived)
-        changes.amountReceived = updates.amountReceived;
-      if (
-        updates.currencyReceived !== undefined &&
-        updates.currencyReceived !== before.currencyReceived
-      )
-        changes.currencyReceived = updates.currencyReceived;
-    }
-    if (Object.keys(changes).length === 0) throw badRequest(NO_CHANGES_MESSAGE);
-    const row = await snapshot.write(() =>
-      audited(db, request, async (tx) => {
-        const updated = await repo.updatePledge(tx, current, changes);
-        const before = repo.toAdminPledge(current);
-        const after = updated ? repo.toAdminPledge(updated) : undefined;
-        const keys = Object.keys(changes) as (keyof typeof changes)[];
-        return {
-          result: updated,
-          audit: after
-            ? {
-                action: 'pledge.edit',
-                targetType: 'pledge',
-                targetId: id,
-                pledgeId: id,
-                pledgeReference: current.reference,
-                details: {
-                  before: Object.fromEntries(keys.map((k) => [k, before[k]])),
-                  after: Object.fromEntries(keys.map((k) => [k, after[k]])),
-                },
-              }
-            : null,
-        };
-      }),
-    );
-    if (!row) throw notFound(NOT_FOUND);
-    return repo.toAdminPledge(row);
-  });
-
-  app.delete('/api/pledges/:id', { config: { access: 'admin' } }, async (request) => {
-    const id = parseId((request.params as { id: string }).id, 'pledge');
-    const deleted = await snapshot.write(() =>
-      audited(db, request, async (tx) => {
-        const row = await repo.deletePledge(tx, id);
-        return {
-          result: row,
-          // The whole deleted row stays in the log: the trail outlives the pledge.
-          audit: row
-            ? {
-                action: 'pledge.delete',
-                targetType: 'pledge',
-                targetId: id,
-                pledgeId: id,
-                pledgeReference: row.reference,
-                details: { deleted: repo.toAdminPledge(row) },
-              }
-            : null,
-        };
-      }),
-    );
-    if (!deleted) throw notFound(NOT_FOUND);
-    return { ok: true, id };
-  });
+  app.delete(
+    '/api/pledges/:id',
+    {
+      config: { access: 'admin' },
+      schema: { params: pledgeParams, response: { 200: deletedSchema } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const deleted = await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const row = await repo.deletePledge(tx, id);
+          return {
+            result: row,
+            // The whole deleted row stays in the log: the trail outlives the pledge.
+            audit: row
+              ? {
+                  action: 'pledge.delete',
+                  targetType: 'pledge',
+                  targetId: id,
+                  pledgeId: id,
+                  pledgeReference: row.reference,
+                  details: { deleted: repo.toAdminPledge(row) },
+                }
+              : null,
+          };
+        }),
+      );
+      if (!deleted) throw notFound(NOT_FOUND);
+      return { ok: true as const, id };
+    },
+  );
 
   // Dashboard table: server-side search, filter, sort and paging, with the stat cards.
-  app.get('/api/admin/pledges', { config: { access: 'admin' } }, async (request, reply) => {
-    const q = parseWith(adminPledgeQuerySchema, request.query);
-    // Counts and stat cards come from the snapshot (exact, no scan); only a search counts in SQL.
-    const knownTotal = q.search.trim() ? undefined : snapshot.countByStatus(q.status);
-    const page = await repo.adminPledgePage(db, q, knownTotal);
-    const stats = snapshot.pledgeStats();
-    reply.header('Cache-Control', 'no-store');
-    // The "donor says sent" flag (issue 12) of this page's pledges.
-    const saysSent = await email.donorSaysSentFor(
-      db,
-      page.items.map((p) => p.id),
-    );
-    return {
-      items: page.items.map((p) => ({
-        ...repo.toAdminPledge(p),
-        donorSaysSentAt: saysSent.get(p.id)?.toISOString() ?? null,
-      })),
-      total: page.total,
-      page: q.page,
-      pageSize: q.pageSize,
-      stats,
-    };
-  });
+  app.get(
+    '/api/admin/pledges',
+    {
+      config: { access: 'admin' },
+      schema: { querystring: adminPledgeQuerySchema, response: { 200: adminPledgePageSchema } },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      // Counts and stat cards come from the snapshot (exact, no scan); only a search counts in SQL.
+      const knownTotal = q.search.trim() ? undefined : snapshot.countByStatus(q.status);
+      const page = await repo.adminPledgePage(db, q, knownTotal);
+      const stats = snapshot.pledgeStats();
+      reply.header('Cache-Control', 'no-store');
+      // The "donor says sent" flag (issue 12) of this page's pledges.
+      const saysSent = await email.donorSaysSentFor(
+        db,
+        page.items.map((p) => p.id),
+      );
+      return {
+        items: page.items.map((p) => ({
+          ...repo.toAdminPledge(p),
+          donorSaysSentAt: saysSent.get(p.id)?.toISOString() ?? null,
+        })),
+        total: page.total,
+        page: q.page,
+        pageSize: q.pageSize,
+        stats,
+      };
+    },
+  );
 }

@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DEFAULT_REFERENCE_PREFIX } from '../../../shared/payment-reference';
 import {
+  reviewLinesSchema,
+  statementConfirmResultSchema,
   statementConfirmSchema,
+  statementImportResultSchema,
   statementImportSchema,
   statementMappingSchema,
+  statementPreviewResultSchema,
   statementPreviewSchema,
   type ReviewLine,
   type StatementImportResult,
@@ -14,7 +19,7 @@ import { formatMoney } from '../../../shared/format';
 import { convertAmount } from '../../../shared/received';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
-import { badRequest, parseWith } from '../../lib/http-error';
+import { badRequest } from '../../lib/http-error';
 import * as adminRepo from '../admin/repo';
 import { audited, type AuditInput } from '../audit/repo';
 import * as pledgeRepo from '../pledges/repo';
@@ -30,7 +35,8 @@ function bytesOf(content: string): Buffer {
 }
 
 /** Bank-statement import (issue 11): preview + mapping, import + review, batch confirm. */
-export async function statementRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, snapshot, config } = ctx;
   const prefixes = [
     ...new Set([config.campaign.payment.referencePrefix, DEFAULT_REFERENCE_PREFIX]),
@@ -44,24 +50,31 @@ export async function statementRoutes(app: FastifyInstance, ctx: AppContext) {
     return parsed.success ? parsed.data : undefined;
   }
 
-  app.post('/api/admin/statements/preview', opts, async (request) => {
-    const { content } = parseWith(statementPreviewSchema, request.body);
-    const csv = readCsv(bytesOf(content));
-    const remembered = await rememberedMapping();
-    const fits =
-      remembered &&
-      [remembered.date, remembered.amount, remembered.credit, remembered.description]
-        .filter(Boolean)
-        .every((h) => csv.headers.includes(h!));
-    const preview: StatementPreview = {
-      headers: csv.headers,
-      sample: csv.body.slice(0, 5),
-      delimiter: csv.delimiter,
-      encoding: csv.encoding,
-      mapping: fits ? remembered : { dateOrder: 'DMY', ...guessMapping(csv.headers) },
-    };
-    return preview;
-  });
+  app.post(
+    '/api/admin/statements/preview',
+    {
+      ...opts,
+      schema: { body: statementPreviewSchema, response: { 200: statementPreviewResultSchema } },
+    },
+    async (request) => {
+      const { content } = request.body;
+      const csv = readCsv(bytesOf(content));
+      const remembered = await rememberedMapping();
+      const fits =
+        remembered &&
+        [remembered.date, remembered.amount, remembered.credit, remembered.description]
+          .filter(Boolean)
+          .every((h) => csv.headers.includes(h!));
+      const preview: StatementPreview = {
+        headers: csv.headers,
+        sample: csv.body.slice(0, 5),
+        delimiter: csv.delimiter,
+        encoding: csv.encoding,
+        mapping: fits ? remembered : { dateOrder: 'DMY', ...guessMapping(csv.headers) },
+      };
+      return preview;
+    },
+  );
 
   /** Proposes a pledge for each open line, with the reason. */
   async function review(tx: DbOrTx, rows: repo.StatementLineRow[]): Promise<ReviewLine[]> {
@@ -139,43 +152,50 @@ export async function statementRoutes(app: FastifyInstance, ctx: AppContext) {
     });
   }
 
-  app.post('/api/admin/statements/import', opts, async (request) => {
-    const { content, mapping, fileName } = parseWith(statementImportSchema, request.body);
-    const csv = readCsv(bytesOf(content));
-    const { lines, skipped } = statementCredits(csv, mapping);
-    const newLines = await audited(db, request, async (tx) => {
-      const added = await repo.insertNewLines(tx, lines);
-      await adminRepo.setSetting(tx, MAPPING_SETTING, JSON.stringify(mapping));
-      return {
-        result: added,
-        audit: {
-          action: 'statement.import',
-          targetType: 'statement',
-          targetId: fileName,
-          details: {
-            fileName: fileName ?? null,
-            credits: lines.length,
-            newLines: added,
-            alreadyImported: lines.length - added,
-            skipped,
+  app.post(
+    '/api/admin/statements/import',
+    {
+      ...opts,
+      schema: { body: statementImportSchema, response: { 200: statementImportResultSchema } },
+    },
+    async (request) => {
+      const { content, mapping, fileName } = request.body;
+      const csv = readCsv(bytesOf(content));
+      const { lines, skipped } = statementCredits(csv, mapping);
+      const newLines = await audited(db, request, async (tx) => {
+        const added = await repo.insertNewLines(tx, lines);
+        await adminRepo.setSetting(tx, MAPPING_SETTING, JSON.stringify(mapping));
+        return {
+          result: added,
+          audit: {
+            action: 'statement.import',
+            targetType: 'statement',
+            targetId: fileName,
+            details: {
+              fileName: fileName ?? null,
+              credits: lines.length,
+              newLines: added,
+              alreadyImported: lines.length - added,
+              skipped,
+            },
           },
-        },
+        };
+      });
+      const result: StatementImportResult = {
+        credits: lines.length,
+        newLines,
+        alreadyImported: lines.length - newLines,
+        skipped,
+        lines: await review(db, await repo.openLines(db)),
       };
-    });
-    const result: StatementImportResult = {
-      credits: lines.length,
-      newLines,
-      alreadyImported: lines.length - newLines,
-      skipped,
-      lines: await review(db, await repo.openLines(db)),
-    };
-    return result;
-  });
+      return result;
+    },
+  );
 
   // The lines still open (imported earlier, not yet matched), with fresh proposals.
   app.get(
     '/api/admin/statements/lines',
-    { config: { access: 'admin' } },
+    { config: { access: 'admin' }, schema: { response: { 200: reviewLinesSchema } } },
     async (_request, reply) => {
       reply.header('Cache-Control', 'no-store');
       return { lines: await review(db, await repo.openLines(db)) };
@@ -187,67 +207,78 @@ export async function statementRoutes(app: FastifyInstance, ctx: AppContext) {
    * each pledge with the money of its line: a pending pledge is confirmed with it, a part-paid
    * one gets it added. A line already matched (a second tab, a re-import) is skipped.
    */
-  app.post('/api/admin/statements/confirm', { config: { access: 'admin' } }, async (request) => {
-    const { lines } = parseWith(statementConfirmSchema, request.body);
-    if (new Set(lines.map((l) => l.lineId)).size !== lines.length)
-      throw badRequest('A statement line can confirm only one pledge');
-    const outcome = await snapshot.write(() =>
-      audited(db, request, async (tx) => {
-        const entries: AuditInput[] = [];
-        const confirmed: string[] = [];
-        const skippedLines: string[] = [];
-        for (const { lineId, pledgeId } of lines) {
-          const line = await repo.markMatched(tx, lineId, pledgeId, config.now());
-          const pledge = line ? await pledgeRepo.findPledge(tx, pledgeId) : undefined;
-          if (!line || !pledge) {
-            skippedLines.push(lineId);
-            continue;
-          }
-          const amount = Math.floor(line.amountCents / 100);
-          let row: pledgeRepo.PledgeRow | undefined;
-          if (!pledge.isPaid) {
-            const r = await pledgeRepo.confirmPledge(
-              tx,
-              pledgeId,
-              config.now(),
-              pledgeRepo.receivedValues(pledge, {
-                amountReceived: amount,
-                currencyReceived: line.currency,
+  app.post(
+    '/api/admin/statements/confirm',
+    {
+      config: { access: 'admin' },
+      schema: { body: statementConfirmSchema, response: { 200: statementConfirmResultSchema } },
+    },
+    async (request) => {
+      const { lines } = request.body;
+      if (new Set(lines.map((l) => l.lineId)).size !== lines.length)
+        throw badRequest('A statement line can confirm only one pledge');
+      const outcome = await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const entries: AuditInput[] = [];
+          const confirmed: string[] = [];
+          const skippedLines: string[] = [];
+          for (const { lineId, pledgeId } of lines) {
+            const line = await repo.markMatched(tx, lineId, pledgeId, config.now());
+            const pledge = line ? await pledgeRepo.findPledge(tx, pledgeId) : undefined;
+            if (!line || !pledge) {
+              skippedLines.push(lineId);
+              continue;
+            }
+            const amount = Math.floor(line.amountCents / 100);
+            let row: pledgeRepo.PledgeRow | undefined;
+            if (!pledge.isPaid) {
+              const r = await pledgeRepo.confirmPledge(
+                tx,
+                pledgeId,
+                config.now(),
+                pledgeRepo.receivedValues(pledge, {
+                  amountReceived: amount,
+                  currencyReceived: line.currency,
+                }),
+              );
+              row = r?.row;
+            } else {
+              // A later instalment: added to what arrived before, in the currency of the pledge.
+              const before = pledgeRepo.toAdminPledge(pledge);
+              const sameCurrency = before.currencyReceived === line.currency;
+              row = await pledgeRepo.updatePledge(tx, pledge, {
+                amountReceived: sameCurrency
+                  ? (before.amountReceived ?? 0) + amount
+                  : (before.amountReceived ?? 0) +
+                    convertAmount(
+                      amount,
+                      line.currency,
+                      before.currencyReceived ?? pledge.currency,
+                    ),
+              });
+            }
+            if (!row) {
+              skippedLines.push(lineId);
+              continue;
+            }
+            confirmed.push(pledgeId);
+            entries.push(
+              confirmAudit(row, 'statement', {
+                statementLine: {
+                  id: line.id,
+                  bookedOn: line.bookedOn,
+                  amount,
+                  currency: line.currency,
+                  payer: line.payer,
+                  description: line.description,
+                },
               }),
             );
-            row = r?.row;
-          } else {
-            // A later instalment: added to what arrived before, in the currency of the pledge.
-            const before = pledgeRepo.toAdminPledge(pledge);
-            const sameCurrency = before.currencyReceived === line.currency;
-            row = await pledgeRepo.updatePledge(tx, pledge, {
-              amountReceived: sameCurrency
-                ? (before.amountReceived ?? 0) + amount
-                : (before.amountReceived ?? 0) +
-                  convertAmount(amount, line.currency, before.currencyReceived ?? pledge.currency),
-            });
           }
-          if (!row) {
-            skippedLines.push(lineId);
-            continue;
-          }
-          confirmed.push(pledgeId);
-          entries.push(
-            confirmAudit(row, 'statement', {
-              statementLine: {
-                id: line.id,
-                bookedOn: line.bookedOn,
-                amount,
-                currency: line.currency,
-                payer: line.payer,
-                description: line.description,
-              },
-            }),
-          );
-        }
-        return { result: { confirmed, skippedLines }, audit: entries };
-      }),
-    );
-    return { confirmed: outcome.confirmed.length, skipped: outcome.skippedLines.length };
-  });
+          return { result: { confirmed, skippedLines }, audit: entries };
+        }),
+      );
+      return { confirmed: outcome.confirmed.length, skipped: outcome.skippedLines.length };
+    },
+  );
 }

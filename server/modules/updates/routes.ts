@@ -1,13 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { deletedSchema, idParamsSchema } from '../../../shared/schemas/api';
 import {
+  deliveryUpdateSchema,
   NO_CHANGES_MESSAGE,
   updateCreateSchema,
   updateEditSchema,
   type UpdateEdit,
 } from '../../../shared/schemas/update';
 import type { AppContext } from '../../context';
+import { badRequest, notFound } from '../../lib/http-error';
 import { sendCached } from '../../read-model/cached-body';
-import { badRequest, notFound, parseId, parseWith } from '../../lib/http-error';
 import { siteOrigins } from '../../plugins/security';
 import { referencedImageIds } from '../uploads/routes';
 import { OBJECT_PATH_PREFIX, ownObjectId } from '../uploads/signing';
@@ -15,8 +19,10 @@ import { audited } from '../audit/repo';
 import * as repo from './repo';
 
 const NOT_FOUND = 'Delivery update not found';
+const updateParams = idParamsSchema('update');
 
-export async function updateRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function updateRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, snapshot, storage, config } = ctx;
 
   /** Only images uploaded here are accepted (no javascript:, data: or other sites' URLs). */
@@ -29,78 +35,104 @@ export async function updateRoutes(app: FastifyInstance, ctx: AppContext) {
   }
 
   // compress: false: sendCached sends the body pre-compressed, so skip the plugin's hook.
-  app.get('/api/updates', { config: { access: 'public' }, compress: false }, (request, reply) => {
-    // A synchronous handler that sends: no promise on the hottest path.
-    sendCached(
-      request,
-      reply.header('Cache-Control', 'no-cache'),
-      snapshot.jsonBody('updates', () => snapshot.deliveryUpdates()),
-    );
-  });
-
-  app.post('/api/updates', { config: { access: 'admin' } }, async (request, reply) => {
-    const input = parseWith(updateCreateSchema, request.body);
-    const size = await imageOf(request, input.imageUrl);
-    const row = await snapshot.write(() =>
-      audited(db, request, async (tx) => {
-        const created = await repo.insertUpdate(tx, { ...input, ...size });
-        return {
-          result: created,
-          audit: {
-            action: 'update.create',
-            targetType: 'update',
-            targetId: created.id,
-            details: { after: repo.toDeliveryUpdate(created) },
-          },
-        };
-      }),
-    );
-    return reply.code(201).send(repo.toDeliveryUpdate(row));
-  });
-
-  app.patch('/api/updates/:id', { config: { access: 'admin' } }, async (request) => {
-    const id = parseId((request.params as { id: string }).id, 'update');
-    const { updates } = parseWith(updateEditSchema, request.body);
-    const current = await repo.findUpdate(db, id);
-    if (!current) throw notFound(NOT_FOUND);
-    const changes: UpdateEdit['updates'] & { imageWidth?: number; imageHeight?: number } = {};
-    if (updates.recipient !== undefined && updates.recipient !== current.recipient)
-      changes.recipient = updates.recipient;
-    if (updates.containerCount !== undefined && updates.containerCount !== current.containerCount)
-      changes.containerCount = updates.containerCount;
-    if (updates.deliveryDate !== undefined && updates.deliveryDate !== current.deliveryDate)
-      changes.deliveryDate = updates.deliveryDate;
-    if (updates.imageUrl !== undefined && updates.imageUrl !== current.imageUrl) {
-      Object.assign(
-        changes,
-        { imageUrl: updates.imageUrl },
-        await imageOf(request, updates.imageUrl),
+  app.get(
+    '/api/updates',
+    {
+      config: { access: 'public' },
+      compress: false,
+      schema: { response: { 200: z.array(deliveryUpdateSchema) } },
+    },
+    (request, reply) => {
+      // A synchronous handler that sends: no promise on the hottest path.
+      sendCached(
+        request,
+        reply.header('Cache-Control', 'no-cache'),
+        snapshot.jsonBody('updates', () => snapshot.deliveryUpdates()),
       );
-    }
-    if (Object.keys(changes).length === 0) throw badRequest(NO_CHANGES_MESSAGE);
-    const row = await snapshot.write(() =>
-      audited(db, request, async (tx) => {
-        const updated = await repo.updateUpdate(tx, id, changes);
-        const before = Object.fromEntries(
-          Object.keys(changes).map((k) => [k, current[k as keyof typeof current]]),
+    },
+  );
+
+  app.post(
+    '/api/updates',
+    {
+      config: { access: 'admin' },
+      schema: { body: updateCreateSchema, response: { 201: deliveryUpdateSchema } },
+    },
+    async (request, reply) => {
+      const input = request.body;
+      const size = await imageOf(request, input.imageUrl);
+      const row = await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const created = await repo.insertUpdate(tx, { ...input, ...size });
+          return {
+            result: created,
+            audit: {
+              action: 'update.create',
+              targetType: 'update',
+              targetId: created.id,
+              details: { after: repo.toDeliveryUpdate(created) },
+            },
+          };
+        }),
+      );
+      return reply.code(201).send(repo.toDeliveryUpdate(row));
+    },
+  );
+
+  app.patch(
+    '/api/updates/:id',
+    {
+      config: { access: 'admin' },
+      schema: {
+        params: updateParams,
+        body: updateEditSchema,
+        response: { 200: deliveryUpdateSchema },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const { updates } = request.body;
+      const current = await repo.findUpdate(db, id);
+      if (!current) throw notFound(NOT_FOUND);
+      const changes: UpdateEdit['updates'] & { imageWidth?: number; imageHeight?: number } = {};
+      if (updates.recipient !== undefined && updates.recipient !== current.recipient)
+        changes.recipient = updates.recipient;
+      if (updates.containerCount !== undefined && updates.containerCount !== current.containerCount)
+        changes.containerCount = updates.containerCount;
+      if (updates.deliveryDate !== undefined && updates.deliveryDate !== current.deliveryDate)
+        changes.deliveryDate = updates.deliveryDate;
+      if (updates.imageUrl !== undefined && updates.imageUrl !== current.imageUrl) {
+        Object.assign(
+          changes,
+          { imageUrl: updates.imageUrl },
+          await imageOf(request, updates.imageUrl),
         );
-        return {
-          result: updated,
-          audit: updated
-            ? {
-                action: 'update.edit',
-                targetType: 'update',
-                targetId: id,
-                details: { before, after: changes },
-              }
-            : null,
-        };
-      }),
-    );
-    if (!row) throw notFound(NOT_FOUND);
-    if (changes.imageUrl !== undefined) await dropIfUnused(current.imageUrl);
-    return repo.toDeliveryUpdate(row);
-  });
+      }
+      if (Object.keys(changes).length === 0) throw badRequest(NO_CHANGES_MESSAGE);
+      const row = await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const updated = await repo.updateUpdate(tx, id, changes);
+          const before = Object.fromEntries(
+            Object.keys(changes).map((k) => [k, current[k as keyof typeof current]]),
+          );
+          return {
+            result: updated,
+            audit: updated
+              ? {
+                  action: 'update.edit',
+                  targetType: 'update',
+                  targetId: id,
+                  details: { before, after: changes },
+                }
+              : null,
+          };
+        }),
+      );
+      if (!row) throw notFound(NOT_FOUND);
+      if (changes.imageUrl !== undefined) await dropIfUnused(current.imageUrl);
+      return repo.toDeliveryUpdate(row);
+    },
+  );
 
   /**
    * Deletes the photo an update no longer shows once no other update uses it (issue 9.6): it
@@ -119,26 +151,33 @@ export async function updateRoutes(app: FastifyInstance, ctx: AppContext) {
     });
   }
 
-  app.delete('/api/updates/:id', { config: { access: 'admin' } }, async (request) => {
-    const id = parseId((request.params as { id: string }).id, 'update');
-    const row = await snapshot.write(() =>
-      audited(db, request, async (tx) => {
-        const deleted = await repo.deleteUpdate(tx, id);
-        return {
-          result: deleted,
-          audit: deleted
-            ? {
-                action: 'update.delete',
-                targetType: 'update',
-                targetId: id,
-                details: { deleted: repo.toDeliveryUpdate(deleted) },
-              }
-            : null,
-        };
-      }),
-    );
-    if (!row) throw notFound(NOT_FOUND);
-    await dropIfUnused(row.imageUrl);
-    return { ok: true, id };
-  });
+  app.delete(
+    '/api/updates/:id',
+    {
+      config: { access: 'admin' },
+      schema: { params: updateParams, response: { 200: deletedSchema } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const row = await snapshot.write(() =>
+        audited(db, request, async (tx) => {
+          const deleted = await repo.deleteUpdate(tx, id);
+          return {
+            result: deleted,
+            audit: deleted
+              ? {
+                  action: 'update.delete',
+                  targetType: 'update',
+                  targetId: id,
+                  details: { deleted: repo.toDeliveryUpdate(deleted) },
+                }
+              : null,
+          };
+        }),
+      );
+      if (!row) throw notFound(NOT_FOUND);
+      await dropIfUnused(row.imageUrl);
+      return { ok: true as const, id };
+    },
+  );
 }

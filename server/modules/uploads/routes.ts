@@ -1,15 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IMAGE_MAX_BYTES } from '../../../shared/constants';
+import { uploadedImageSchema, uploadUrlSchema } from '../../../shared/schemas/api';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-error';
+import { sendRaw } from '../../read-model/cached-body';
 import { siteOrigins } from '../../plugins/security';
 import { encodeImage, IMAGE_WIDTHS, ImageRejected, type ImageWidth } from '../../storage/image';
 import { OBJECT_PATH_PREFIX, signUpload, UPLOAD_URL_TTL_MS, verifyUpload } from './signing';
 
+const objectParams = z.object({ id: z.string() });
 const putQuery = z.object({ expires: z.string().max(20), signature: z.string().max(100) });
-const getQuery = z.object({ w: z.coerce.number().int().optional() });
+/** An unknown width falls back to the largest (no 400 for a hand-edited URL). */
+const getQuery = z.object({
+  w: z.coerce.number().int().optional().catch(undefined),
+});
+const BINARY = z.string().meta({ format: 'binary' });
 
 /**
  * An upload no update uses is served this long (the admin is still filling in the form), then
@@ -33,23 +41,29 @@ export function referencedImageIds(updates: readonly { imageUrl: string }[]): Se
   return ids;
 }
 
-export async function uploadRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { storage, config } = ctx;
 
   // DECISIONS 13: a signed, short-lived, single-use URL for one PUT of the image bytes.
-  app.post('/api/objects/upload', { config: { access: 'admin' } }, async (request, reply) => {
-    const id = randomUUID();
-    const expires = Math.floor((config.now().getTime() + UPLOAD_URL_TTL_MS) / 1000);
-    const signature = signUpload(ctx.uploadSecret, id, expires);
-    const origin = config.publicUrl ?? siteOrigins(request)[0];
-    reply.header('Cache-Control', 'no-store');
-    return {
-      uploadURL: `${origin}${OBJECT_PATH_PREFIX}${id}?expires=${expires}&signature=${signature}`,
-    };
-  });
+  app.post(
+    '/api/objects/upload',
+    { config: { access: 'admin' }, schema: { response: { 200: uploadUrlSchema } } },
+    async (request, reply) => {
+      const id = randomUUID();
+      const expires = Math.floor((config.now().getTime() + UPLOAD_URL_TTL_MS) / 1000);
+      const signature = signUpload(ctx.uploadSecret, id, expires);
+      const origin = config.publicUrl ?? siteOrigins(request)[0];
+      reply.header('Cache-Control', 'no-store');
+      return {
+        uploadURL: `${origin}${OBJECT_PATH_PREFIX}${id}?expires=${expires}&signature=${signature}`,
+      };
+    },
+  );
 
   // The PUT takes raw bytes of any declared type: the bytes decide, not the header.
-  await app.register(async (scope) => {
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       '*',
@@ -59,17 +73,28 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext) {
 
     scope.put(
       `${OBJECT_PATH_PREFIX}:id`,
-      { config: { access: 'signed' }, bodyLimit: IMAGE_MAX_BYTES },
+      {
+        config: { access: 'signed' },
+        bodyLimit: IMAGE_MAX_BYTES,
+        // The body is the image's bytes (no schema: any type, checked by decoding them). A link
+        // that does not parse is refused with 403 like a forged one, not with a 400: the
+        // validation result is read by the handler.
+        attachValidation: true,
+        schema: {
+          params: objectParams,
+          querystring: putQuery,
+          response: { 200: uploadedImageSchema },
+        },
+      },
       async (request, reply) => {
-        const { id } = request.params as { id: string };
+        const { id } = request.params;
         if (!storage.isValidId(id)) throw new HttpError(404, 'Upload not found');
-        const q = putQuery.safeParse(request.query);
-        if (!q.success) throw new HttpError(403, 'This upload link is not valid.');
+        if (request.validationError) throw new HttpError(403, 'This upload link is not valid.');
         const check = verifyUpload(
           ctx.uploadSecret,
           id,
-          q.data.expires,
-          q.data.signature,
+          request.query.expires,
+          request.query.signature,
           config.now().getTime(),
         );
         if (check === 'invalid') throw new HttpError(403, 'This upload link is not valid.');
@@ -97,30 +122,44 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext) {
     );
   });
 
-  app.get(`${OBJECT_PATH_PREFIX}:id`, { config: { access: 'public' } }, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    if (!storage.isValidId(id)) throw new HttpError(404, 'Image not found');
-    const { w } = getQuery.safeParse(request.query).data ?? {};
-    const width = (IMAGE_WIDTHS as readonly number[]).includes(w ?? -1)
-      ? (w as ImageWidth)
-      : IMAGE_WIDTHS[IMAGE_WIDTHS.length - 1]!;
-    // Only images an update shows, or fresh uploads whose update is still being written
-    // (issue 9.6): a deleted or replaced photo stops being public.
-    if (!referencedImageIds(ctx.snapshot.deliveryUpdates()).has(id)) {
-      const savedAt = await storage.savedAt(id);
-      if (savedAt === undefined || config.now().getTime() - savedAt > UNUSED_IMAGE_GRACE_MS)
-        throw new HttpError(404, 'Image not found');
-    }
-    const data = await storage.read(id, width);
-    if (!data) throw new HttpError(404, 'Image not found');
-    return (
+  app.get(
+    `${OBJECT_PATH_PREFIX}:id`,
+    {
+      config: { access: 'public' },
+      schema: {
+        params: objectParams,
+        querystring: getQuery,
+        response: {
+          200: {
+            description: 'The image as WebP, at the width asked for (or the largest)',
+            content: { 'image/webp': { schema: BINARY } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!storage.isValidId(id)) throw new HttpError(404, 'Image not found');
+      const { w } = request.query;
+      const width = (IMAGE_WIDTHS as readonly number[]).includes(w ?? -1)
+        ? (w as ImageWidth)
+        : IMAGE_WIDTHS[IMAGE_WIDTHS.length - 1]!;
+      // Only images an update shows, or fresh uploads whose update is still being written
+      // (issue 9.6): a deleted or replaced photo stops being public.
+      if (!referencedImageIds(ctx.snapshot.deliveryUpdates()).has(id)) {
+        const savedAt = await storage.savedAt(id);
+        if (savedAt === undefined || config.now().getTime() - savedAt > UNUSED_IMAGE_GRACE_MS)
+          throw new HttpError(404, 'Image not found');
+      }
+      const data = await storage.read(id, width);
+      if (!data) throw new HttpError(404, 'Image not found');
       reply
         .header('Content-Type', 'image/webp')
         // An hour, not a year: a removed photo leaves browser and proxy caches within the hour.
         .header('Cache-Control', 'public, max-age=3600')
         .header('Content-Security-Policy', "sandbox; default-src 'none'")
-        .header('X-Content-Type-Options', 'nosniff')
-        .send(data)
-    );
-  });
+        .header('X-Content-Type-Options', 'nosniff');
+      return sendRaw(reply, data);
+    },
+  );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { CURRENCY_PREFIX, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../../../shared/constants';
-import type { AdminPledge } from '../../../../shared/schemas/pledge';
+import { pledgeEditAmount, type AdminPledge } from '../../../../shared/schemas/pledge';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
@@ -10,9 +10,10 @@ import { useEditPledge } from '../api';
 import { TOASTS } from '../messages';
 
 /**
- * "Edit Pledge": name, email and amount only (SPEC 2). The amount must be a whole number of at
- * least 1, else the "Invalid amount" toast; name and e-mail have no client rule beyond the e-mail
- * input type (SPEC 5); the server checks everything again.
+ * "Edit Pledge": name, email and amount only. The amount follows the API's rule
+ * (`pledgeEditAmount`: a whole number from 1 to 1,000,000,000), else the "Invalid amount" toast
+ * with the rule's message; name and e-mail have no client rule beyond the e-mail input type; the
+ * server checks everything again.
  */
 export function EditPledgeDialog({
   pledge,
@@ -38,13 +39,18 @@ export function EditPledgeDialog({
   function submit(e: FormEvent) {
     e.preventDefault();
     if (!pledge) return;
-    const value = Number(amount);
-    if (amount.trim() === '' || !Number.isInteger(value) || value < 1) {
-      toast({ ...TOASTS.invalidAmount, variant: 'destructive' });
+    // The API's own rule (whole number, 1 to 1,000,000,000); an empty field reads as 0.
+    const parsed = pledgeEditAmount.safeParse(Number(amount));
+    if (!parsed.success) {
+      toast({
+        ...TOASTS.invalidAmount,
+        description: parsed.error.issues[0]?.message ?? TOASTS.invalidAmount.description,
+        variant: 'destructive',
+      });
       return;
     }
     edit.mutate(
-      { id: pledge.id, updates: { name, email, amount: value } },
+      { id: pledge.id, updates: { name, email, amount: parsed.data } },
       { onSuccess: () => onOpenChange(false) },
     );
   }

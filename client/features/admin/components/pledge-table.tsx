@@ -8,7 +8,9 @@ import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { useConfirmPledge, type AdminPledgeParams, type AdminPledgesResponse } from '../api';
+// The same confirm as on the home's pledge cards: one hook, one set of toasts.
+import { useConfirmPledge } from '../../pledges/api';
+import { type AdminPledgeParams, type AdminPledgesResponse } from '../api';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 

@@ -7,7 +7,9 @@ import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dial
 import { Input } from '../../../components/ui/input';
 import { FieldError, Label } from '../../../components/ui/label';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { useProgress, useUpdateProgress } from '../api';
+import { useQuery } from '@tanstack/react-query';
+import { progressQuery } from '../../../lib/query-keys';
+import { useUpdateProgress } from '../api';
 
 /**
  * The Admin Panel (SPEC 2): current progress in containers and the manual adjustment, which
@@ -21,7 +23,7 @@ export function ProgressDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const { data: progress, refetch } = useProgress();
+  const { data: progress, refetch } = useQuery(progressQuery);
   const update = useUpdateProgress();
   const [value, setValue] = useState('0');
   const [error, setError] = useState<string>();

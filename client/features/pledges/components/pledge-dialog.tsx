@@ -4,14 +4,12 @@ import { useRef } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import {
   AMOUNT_PLACEHOLDER,
-  CAMPAIGN_GOAL,
   CURRENCIES,
   CURRENCY_PREFIX,
   PLEDGE_AMOUNT_MIN,
 } from '../../../../shared/constants';
-import { pledgeEstimate } from '../../../../shared/containers';
+import { goalOrDefault, pledgeEstimate, UNIT_PRICE_TEXT } from '../../../../shared/containers';
 import { formatNumber } from '../../../../shared/format';
-import type { Progress } from '../../../../shared/schemas/progress';
 import {
   pledgeCreateSchema,
   type PledgeCreate,
@@ -25,8 +23,8 @@ import { FieldError, Label } from '../../../components/ui/label';
 import { cn } from '../../../lib/cn';
 import { rememberPledgeReference } from '../../../lib/last-pledge';
 import { navigate } from '../../../lib/navigation';
+import { progressQuery } from '../../../lib/query-keys';
 import { rememberStatusLink } from '../../../lib/status-link';
-import { queryKeys } from '../../../lib/query-keys';
 import { useCreatePledge } from '../api';
 
 /** A v4 UUID; crypto.randomUUID exists only on HTTPS and localhost pages. */
@@ -77,9 +75,8 @@ export default function PledgeDialog({
   } = form;
   const createPledge = useCreatePledge();
   const submission = useRef<{ fingerprint: string; key: string } | null>(null);
-  const { data: progress } = useQuery<Progress>({ queryKey: queryKeys.progress });
-  const goal =
-    progress?.goalAmount && progress.goalAmount > 0 ? progress.goalAmount : CAMPAIGN_GOAL;
+  const { data: progress } = useQuery(progressQuery);
+  const goal = goalOrDefault(progress?.goalAmount);
 
   const currency = useWatch({ control, name: 'currency' }) ?? 'USD';
   const amount = parseAmountInput(useWatch({ control, name: 'amount' }));
@@ -116,7 +113,7 @@ export default function PledgeDialog({
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
         title="Make a Pledge"
-        description="Every US$0.11 or J$16.72 you pledge provides one biodegradable meal container."
+        description={`Every ${UNIT_PRICE_TEXT} you pledge provides one biodegradable meal container.`}
       >
         <form onSubmit={onSubmit} noValidate className="grid gap-4">
           <div className="grid gap-1.5">

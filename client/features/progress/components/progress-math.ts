@@ -1,5 +1,5 @@
-import { CAMPAIGN_GOAL, PROGRESS_LABEL_INSIDE_ABOVE } from '../../../../shared/constants';
-import { percentComplete } from '../../../../shared/containers';
+import { PROGRESS_LABEL_INSIDE_ABOVE } from '../../../../shared/constants';
+import { goalOrDefault, percentComplete } from '../../../../shared/containers';
 
 export interface ProgressView {
   /** 0..100, for the bar's width. */
@@ -14,7 +14,7 @@ export interface ProgressView {
 
 /** The numbers the progress bar shows, from currentAmount and goalAmount (default 500000). */
 export function progressView(current: number, goalAmount?: number): ProgressView {
-  const goal = goalAmount && goalAmount > 0 ? goalAmount : CAMPAIGN_GOAL;
+  const goal = goalOrDefault(goalAmount);
   const percent = percentComplete(current, goal);
   return {
     percent,

@@ -3,7 +3,8 @@ import { useRef, useState } from 'react';
 import type { DeliveryUpdate } from '../../../../shared/schemas/update';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { EMBEDDED_UPDATES, useUpdates } from '../api';
+import { EMBEDDED_UPDATES } from '../../../../shared/constants';
+import { useUpdates } from '../api';
 import { UpdateCard } from './update-card';
 
 /** The delivery feed (SPEC 2), or "No Updates Yet". */
