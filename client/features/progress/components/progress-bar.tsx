@@ -117,9 +117,11 @@ function LoadedProgressBar({
         {view.labelInside ? null : label}
       </div>
 
+      {/* On phones the legend is for screen readers only (the bar's tooltip has the numbers):
+          it would push the Pledge Now button below the first screen at 360 x 740. */}
       <p
         id="progress-received-text"
-        className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-ink-700"
+        className="sr-only flex flex-wrap gap-x-4 gap-y-1 text-xs text-ink-700 sm:not-sr-only sm:mt-2"
       >
         <span className="inline-flex items-center gap-1.5">
           <span aria-hidden="true" className="h-2.5 w-2.5 rounded-full bg-brand-700" />
