@@ -103,6 +103,9 @@ export function openPostgres(url: string, poolSize = 10): Database {
   });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
+  // Nor may a checked-out one (a worker holding a transaction, a LISTEN client): without a
+  // listener its socket error is an unhandled 'error' event; its pending query still rejects.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return {
     kind: 'postgres',
     db: drizzlePg(pool, { schema }) as unknown as Db,
