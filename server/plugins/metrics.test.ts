@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../tests/helpers/test-app';
+import { startTestApp, type TestApp } from '../../tests/support/test-app';
 
 const TOKEN = 'metrics-token-0123456789';
 const pledge = {

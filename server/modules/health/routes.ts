@@ -33,20 +33,12 @@ export async function healthRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          db.execute(sql`select 1`),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error('health check timed out')), 2_000);
-          }),
-        ]);
+        await withTimeout(db.execute(sql`select 1`), 2_000);
         return { status: 'ok' as const, database: database.kind };
       } catch (err) {
         request.log.warn({ err }, 'health: database unreachable');
         return reply.code(503).send({ status: 'unavailable', database: database.kind });
-      } finally {
-        clearTimeout(timer);
       }
     },
   );
