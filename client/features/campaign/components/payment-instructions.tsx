@@ -1,19 +1,9 @@
-import {
-  ArrowLeft,
-  Check,
-  CircleCheck,
-  Copy,
-  Download,
-  Info,
-  Landmark,
-  Link2,
-  Mail,
-} from 'lucide-react';
+import { Check, CircleCheck, Copy, Info, Landmark, Link2, Mail } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import type { Campaign } from '../../../../shared/schemas/campaign';
+import { InstructionsActions } from '../../../components/payment/instructions-actions';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Link } from '../../../lib/navigation';
 import { lastPledgeReference } from '../../../lib/last-pledge';
 import {
   paymentFileName,
@@ -83,18 +73,7 @@ export function PaymentInstructions({
 
       <PaymentDetails campaign={campaign} />
 
-      <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
-        <Button size="lg" onClick={() => downloadInstructions(campaign, reference)}>
-          <Download className="h-5 w-5" aria-hidden="true" />
-          Download Instructions
-        </Button>
-        <Button size="lg" variant="outline" asChild>
-          <Link to="/">
-            <ArrowLeft className="h-5 w-5" aria-hidden="true" />
-            Return to Campaign
-          </Link>
-        </Button>
-      </div>
+      <InstructionsActions onDownload={() => downloadInstructions(campaign, reference)} />
     </div>
   );
 }

@@ -1,12 +1,12 @@
-import { ArrowLeft, CircleCheck, Clock, Download, Send } from 'lucide-react';
+import { CircleCheck, Clock, Send } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { formatMoney, formatNumber } from '../../../../shared/format';
 import { PAYMENT_STATE_LABEL } from '../../../../shared/received';
 import type { DonorPledgeView } from '../../../../shared/schemas/email';
 import { Badge } from '../../../components/ui/badge';
+import { InstructionsActions } from '../../../components/payment/instructions-actions';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Link } from '../../../lib/navigation';
 import { useMarkSent } from '../api';
 
 function day(iso: string): string {
@@ -104,18 +104,7 @@ export function PledgeStatus({
         </>
       )}
 
-      <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
-        <Button size="lg" variant={paid ? 'outline' : 'default'} onClick={onDownload}>
-          <Download className="h-5 w-5" aria-hidden="true" />
-          Download Instructions
-        </Button>
-        <Button size="lg" variant="outline" asChild>
-          <Link to="/">
-            <ArrowLeft className="h-5 w-5" aria-hidden="true" />
-            Return to Campaign
-          </Link>
-        </Button>
-      </div>
+      <InstructionsActions onDownload={onDownload} downloadVariant={paid ? 'outline' : 'default'} />
     </div>
   );
 }
