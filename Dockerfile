@@ -19,6 +19,8 @@ COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
 COPY config ./config
+# The share image's font (server/modules/share): the slim base image has no fonts of its own.
+COPY server/assets/fonts ./server/assets/fonts
 COPY drizzle ./drizzle
 # The embedded database's first start runs initdb in a child process from this script.
 COPY scripts/pglite-init.mjs ./scripts/

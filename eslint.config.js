@@ -1,7 +1,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Imports flow one way: client/ and server/ both use shared/, never each other (CONVENTIONS 8).
+// Imports flow one way: client/ and server/ both use shared/, never each other
+// (docs/decisions/001-stack-and-layout.md).
 const noCrossSide = (other) => ({
   'no-restricted-imports': [
     'error',

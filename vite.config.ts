@@ -1,4 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import type { OutputBundle, OutputChunk } from 'rolldown';
+import type { Plugin } from 'vite';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
 
@@ -22,16 +25,116 @@ const SERIAL_TESTS = [
 /** Files at a time in the parallel group: much of their time is spent waiting on PostgreSQL, child servers or Chromium. */
 const PARALLEL_WORKERS = Number(process.env.TEST_WORKERS ?? 3);
 
-export default defineConfig({
+/**
+ * Lists, in index.html, the files of the lazy chunks a visitor is likely to open next (the pledge
+ * form, the thank-you page) with everything they import beyond the first load. The app asks the
+ * browser to prefetch them once it is idle (client/lib/prefetch.ts): downloaded, not run, so they
+ * cost the first screen neither bandwidth nor main-thread time (docs/decisions/017-server-rendering.md).
+ */
+function prefetchChunks(sources: RegExp[]): Plugin {
+  return {
+    name: 'prefetch-chunks',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        if (!bundle) return;
+        const chunks = Object.values(bundle as OutputBundle).filter(
+          (c): c is OutputChunk => c.type === 'chunk',
+        );
+        const initial = new Set<string>();
+        const addInitial = (file: string) => {
+          if (initial.has(file)) return;
+          initial.add(file);
+          for (const dep of (bundle as OutputBundle)[file]?.type === 'chunk'
+            ? ((bundle as OutputBundle)[file] as OutputChunk).imports
+            : [])
+            addInitial(dep);
+        };
+        for (const c of chunks) if (c.isEntry) addInitial(c.fileName);
+        const files = new Set<string>();
+        const add = (file: string) => {
+          if (initial.has(file) || files.has(file)) return;
+          files.add(file);
+          const chunk = (bundle as OutputBundle)[file];
+          if (chunk?.type === 'chunk') for (const dep of chunk.imports) add(dep);
+        };
+        for (const c of chunks)
+          if (c.facadeModuleId && sources.some((re) => re.test(c.facadeModuleId!))) add(c.fileName);
+        return [
+          {
+            tag: 'script',
+            attrs: { type: 'application/json', id: 'prefetch-chunks' },
+            children: JSON.stringify([...files].map((f) => `/${f}`)),
+            injectTo: 'body',
+          },
+        ];
+      },
+    },
+  };
+}
+
+/**
+ * The app's entry script becomes a modulepreload (downloaded and compiled at once, not run) and
+ * public/boot.js runs it after the first paint: the server's HTML is on screen before the app's
+ * code is evaluated (docs/decisions/017-server-rendering.md).
+ */
+function paintFirst(): Plugin {
+  return {
+    name: 'paint-first',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+        if (!entry.test(html)) throw new Error('paint-first: no entry script in index.html');
+        return html.replace(
+          entry,
+          (_, src: string) =>
+            `<link rel="modulepreload" crossorigin href="${src}" data-entry>\n    <script type="module" src="/boot.js"></script>`,
+        );
+      },
+    },
+  };
+}
+
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'client',
   publicDir: 'public',
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    paintFirst(),
+    prefetchChunks([
+      /[\\/]features[\\/]pledges[\\/]components[\\/]pledge-dialog\.tsx$/,
+      /[\\/]routes[\\/]payment-instructions\.tsx$/,
+    ]),
+  ],
+  // One spelling for the code both sides share: @shared/x instead of ../../../shared/x.
+  resolve: { alias: { '@shared': fileURLToPath(new URL('./shared', import.meta.url)) } },
   build: {
     outDir: '../dist/client',
     emptyOutDir: true,
     sourcemap: false,
     target: 'es2022',
     modulePreload: { polyfill: false },
+    // The server-side renderer (npm run build:ssr, into dist/ssr) needs no copy of client/public.
+    copyPublicDir: !isSsrBuild,
+    rolldownOptions: isSsrBuild
+      ? {}
+      : {
+          output: {
+            // Everything the first load needs in one chunk: left to itself, Rolldown split the
+            // modules the lazy pages share with it into ~25 files of a few hundred bytes, each
+            // a request (and a gzip header) on a slow phone network.
+            codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] },
+          },
+        },
+  },
+  ssr: {
+    // Bundled into the renderer rather than imported from node_modules: only the icons we use,
+    // instead of the whole icon set in the server's memory.
+    noExternal: ['lucide-react'],
   },
   server: {
     proxy: { '/api': `http://localhost:${apiPort}` },
@@ -99,4 +202,4 @@ export default defineConfig({
       })),
     ],
   },
-});
+}));

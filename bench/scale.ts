@@ -54,9 +54,9 @@ const percentile = (xs: number[], p: number) => {
 };
 
 /**
- * Issue 9.1: rounds of 20 parallel requests for the largest public list (no session, no ?limit)
- * while one client reads /api/progress in a loop. The target is progress p99 < 50 ms at 100,000
- * pledges (it was 5 s when the public list was the whole table).
+ * Review finding 9.1 (docs/SECURITY.md): rounds of 20 parallel requests for the largest public list
+ * (no session, no ?limit) while one client reads /api/progress in a loop. The target is progress
+ * p99 < 50 ms at 100,000 pledges (it was 5 s when the public list was the whole table).
  */
 async function publicListsUnderLoad(baseUrl: string): Promise<PublicListsUnderLoad> {
   const listMs: number[] = [];

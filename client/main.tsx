@@ -1,30 +1,47 @@
 import './lib/zod-csp';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { preloadAdminChunks } from './admin-chunks';
-import { createRoot } from 'react-dom/client';
-import { Toaster } from './components/ui/toaster';
-import { TooltipProvider } from './components/ui/tooltip';
-import { AdminAuthProvider } from './features/admin-auth/context';
+import { App } from './app';
 import { readInitialData, seedQueryCache } from './lib/initial-data';
 import { createQueryClient } from './lib/query-client';
-import { AppRouter } from './router';
+import { preloadPageChunk } from './page-chunks';
 import './styles.css';
 
-const initial = readInitialData();
-const queryClient = createQueryClient();
-seedQueryCache(queryClient, initial);
-await preloadAdminChunks(window.location.pathname, initial?.isAuthenticated ?? false);
+/**
+ * Not a top-level await: this module shares its chunk with everything the first load needs
+ * (vite.config.ts), and the lazy chunks preloaded here import from that chunk, which must have
+ * finished evaluating first (with a top-level await the two would wait on each other for ever).
+ */
+async function start() {
+  const initial = readInitialData();
+  const queryClient = createQueryClient();
+  seedQueryCache(queryClient, initial);
+  const { pathname } = window.location;
+  await Promise.all([
+    preloadAdminChunks(pathname, initial?.isAuthenticated ?? false),
+    preloadPageChunk(pathname),
+  ]);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <AdminAuthProvider initialAuthenticated={initial?.isAuthenticated}>
-        <TooltipProvider>
-          <AppRouter />
-          <Toaster />
-        </TooltipProvider>
-      </AdminAuthProvider>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+  const container = document.getElementById('root')!;
+  const app = <App queryClient={queryClient} initial={initial} initialPathname={pathname} />;
+  if (container.firstElementChild) {
+    // The server rendered this page (docs/decisions/017-server-rendering.md): adopt its markup.
+    // As a transition, hydration yields to the browser every few milliseconds instead of holding
+    // the main thread for the whole tree (a default-priority render is not time-sliced); a tap
+    // meanwhile still works, React hydrates that part first. A mismatch is a bug; it is logged
+    // with a fixed prefix that the end-to-end tests look for.
+    startTransition(() => {
+      hydrateRoot(container, app, {
+        onRecoverableError(error, info) {
+          console.error('Hydration error:', error, info.componentStack ?? '');
+        },
+      });
+    });
+  } else {
+    // No server rendering (the admin page, the dev server): render from scratch.
+    createRoot(container).render(app);
+  }
+}
+
+void start();

@@ -1,13 +1,25 @@
 import { Suspense, useEffect } from 'react';
 import { adminPageChunk } from './admin-chunks';
 import { AppLayout } from './components/layout/app-layout';
+import { Skeleton } from './components/ui/skeleton';
 import { usePathname } from './lib/navigation';
+import { paymentPageChunk, statusPageChunk } from './page-chunks';
 import { HomePage } from './routes/home';
 import { NotFoundPage } from './routes/not-found';
-import { PaymentInstructionsPage } from './routes/payment-instructions';
-import { PledgeStatusPage } from './routes/pledge-status';
 
 const AdminPage = adminPageChunk.Component;
+const PaymentInstructionsPage = paymentPageChunk.Component;
+const PledgeStatusPage = statusPageChunk.Component;
+
+const pageFallback = (
+  <div className="mx-auto max-w-3xl px-4 py-14" aria-busy="true">
+    <Skeleton className="mx-auto h-10 w-80" />
+    <Skeleton className="mt-8 h-64 w-full" />
+  </div>
+);
+
+export const NOT_FOUND_TITLE = '404 Page Not Found';
+export const STATUS_TITLE = 'Your Pledge Status';
 
 const TITLES: Record<string, string> = {
   '/': 'Meals for Recovery Jamaica — Pledge meal containers',
@@ -15,20 +27,55 @@ const TITLES: Record<string, string> = {
   '/admin': 'Admin Dashboard',
 };
 
-/** SPEC 2 routes; any other path is the 404 page. */
-export function AppRouter() {
+/** The document title of a route (the server puts it in the HTML it renders). */
+export function routeTitle(pathname: string, notFound = false): string {
+  if (notFound) return NOT_FOUND_TITLE;
+  if (STATUS_PATH.test(pathname)) return STATUS_TITLE;
+  return TITLES[pathname] ?? NOT_FOUND_TITLE;
+}
+
+/** The donor's status page, /pledge/{id}?t={token} (docs/decisions/014-email-outbox.md). */
+const STATUS_PATH = /^\/pledge\/([^/]+)$/;
+
+function statusPledgeId(pathname: string): string | undefined {
+  const raw = STATUS_PATH.exec(pathname)?.[1];
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw).toLowerCase();
+  } catch {
+    return undefined; // a malformed escape: no such pledge
+  }
+}
+
+/**
+ * The product's routes (docs/decisions/010-product-rules.md); any other path is the 404 page.
+ * `notFoundPath` is an address the server already answered with 404 (e.g. a status link with a
+ * wrong token): the 404 page is shown for it.
+ */
+export function AppRouter({ notFoundPath }: { notFoundPath?: string }) {
   const pathname = usePathname();
-  // The donor's status page, /pledge/{id}?t={token} (issue 12).
-  const statusId = /^\/pledge\/([^/]+)$/.exec(pathname)?.[1];
+  const forcedNotFound = pathname === notFoundPath;
+  const statusId = forcedNotFound ? undefined : statusPledgeId(pathname);
   useEffect(() => {
     // The status page sets its own title (it may turn out to be the 404 page).
-    if (!statusId) document.title = TITLES[pathname] ?? '404 Page Not Found';
-  }, [pathname, statusId]);
+    if (!statusId) document.title = routeTitle(pathname, forcedNotFound);
+  }, [pathname, statusId, forcedNotFound]);
 
   let page;
-  if (pathname === '/') page = <HomePage />;
-  else if (pathname === '/payment-instructions') page = <PaymentInstructionsPage />;
-  else if (statusId) page = <PledgeStatusPage key={statusId} id={decodeURIComponent(statusId)} />;
+  if (forcedNotFound) page = <NotFoundPage />;
+  else if (pathname === '/') page = <HomePage />;
+  else if (pathname === '/payment-instructions')
+    page = (
+      <Suspense fallback={pageFallback}>
+        <PaymentInstructionsPage />
+      </Suspense>
+    );
+  else if (statusId)
+    page = (
+      <Suspense fallback={pageFallback}>
+        <PledgeStatusPage key={statusId} id={statusId} />
+      </Suspense>
+    );
   else if (pathname === '/admin')
     page = (
       <Suspense fallback={<p className="p-8 text-center text-ink-600">Loading…</p>}>

@@ -4,10 +4,9 @@
 // folder corrupt it); on PostgreSQL it tells running instances to reload (the change feed).
 import { sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { containersFor } from '../shared/containers';
+import { containersFor } from '@shared/containers';
 import { CHANGE_CHANNEL } from '../server/read-model/change-feed';
 import { ConfigError, loadConfig, type AppConfig } from '../server/config';
 import { openDatabase, type Database } from '../server/db/client';
@@ -16,7 +15,8 @@ import { deliveryUpdates } from '../server/db/schema';
 import { insertPledges, type NewPledge } from '../server/modules/pledges/repo';
 import { OBJECT_PATH_PREFIX } from '../server/modules/uploads/signing';
 import { encodeImage } from '../server/storage/image';
-import { LocalObjectStorage } from '../server/storage/local-storage';
+import { createObjectStorage } from '../server/storage/create-storage';
+import type { ObjectStorage } from '../server/storage/object-storage';
 
 const USAGE = `Usage: npm run seed -- [--pledges N] [--updates N] [--days N]
   --pledges N   pledges to add (default 1000)
@@ -159,7 +159,7 @@ function* pledgeRows(n: number, days: number, random: () => number): Generator<N
 }
 
 /** A few real images through the upload pipeline (WebP at every width), shared by the updates. */
-async function demoImages(storage: LocalObjectStorage, count: number) {
+async function demoImages(storage: ObjectStorage, count: number) {
   const colors = ['#0f766e', '#b45309', '#1d4ed8', '#9d174d'];
   const images: { id: string; width: number; height: number }[] = [];
   for (let i = 0; i < Math.min(count, colors.length); i++) {
@@ -197,10 +197,11 @@ async function seed(database: Database, config: AppConfig, args: ReturnType<type
   if (args.pledges) process.stdout.write(`\r  pledges: ${written.toLocaleString('en-US')}\n`);
 
   if (args.updates) {
-    const storage = new LocalObjectStorage(path.join(config.dataDir, 'uploads'));
+    const storage = await createObjectStorage(config);
     await storage.init();
-    const images = await demoImages(storage, args.updates);
-    // The app accepts only its own upload URLs; they are absolute (DECISIONS 13).
+    const images = await demoImages(storage, args.updates).finally(() => storage.close());
+    // The app accepts only its own upload URLs; they are absolute (product rule,
+    // docs/decisions/010-product-rules.md).
     const origin = config.publicUrl ?? `http://localhost:${config.port}`;
     const today = Date.now();
     for (let start = 0; start < args.updates; start += UPDATE_BATCH) {

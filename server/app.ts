@@ -46,8 +46,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   };
   await registerHttpPlugins(app, ctx);
   await registerRoutes(app, ctx, opts.clientDir ?? path.join(PROJECT_ROOT, 'dist', 'client'));
-  closeWithApp(app, { config, db, sweeper, changeFeed, stopStatistics });
-  // The e-mail worker (issue 12) finishes the message it is sending before the database closes.
+  closeWithApp(app, { config, db, sweeper, storage, changeFeed, stopStatistics });
+  // The e-mail worker (docs/decisions/014-email-outbox.md) finishes the message it is sending
+  // before the database closes.
   email.worker.start();
   app.addHook('onClose', () => email.worker.stop());
   return app;

@@ -137,6 +137,73 @@ describe('loadConfig', () => {
   });
 });
 
+describe('STORAGE_URL', () => {
+  it('is local disk when unset', () => {
+    expect(loadConfig({}).storage).toEqual({ kind: 'local' });
+  });
+
+  it('reads an S3-compatible bucket, with path-style addressing for a custom endpoint', () => {
+    const c = loadConfig({
+      STORAGE_URL: 's3://relief-photos?endpoint=http://127.0.0.1:9000/&region=eu-west-1&prefix=jm',
+      AWS_ACCESS_KEY_ID: 'id',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+    });
+    expect(c.storage).toEqual({
+      kind: 's3',
+      bucket: 'relief-photos',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-west-1',
+      prefix: 'jm/',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret', sessionToken: undefined },
+    });
+  });
+
+  it('uses AWS itself, AWS_REGION and the default credential chain when they are not given', () => {
+    expect(
+      loadConfig({ STORAGE_URL: 's3://relief-photos', AWS_REGION: 'us-west-2' }).storage,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'relief-photos',
+      endpoint: undefined,
+      region: 'us-west-2',
+      prefix: '',
+      forcePathStyle: false,
+      credentials: undefined,
+    });
+    expect(
+      loadConfig({ STORAGE_URL: 's3://relief-photos?endpoint=https://r2.example&pathStyle=false' })
+        .storage,
+    ).toMatchObject({ region: 'us-east-1', forcePathStyle: false });
+  });
+
+  it.each([
+    ['file:///srv/photos', /must start with s3:\/\/ \(got file:\/\/\)/],
+    ['not a url', /is not a URL/],
+    ['s3://UPPER_case', /"UPPER_case" is not a bucket name/],
+    ['s3://ab', /"ab" is not a bucket name/],
+    ['s3://relief/photos', /must not have a path after the bucket: use \?prefix=/],
+    ['s3://key:secret@relief', /must not hold credentials/],
+    ['s3://relief?endpoint=ftp://x', /endpoint "ftp:\/\/x" must be an http\(s\) address/],
+    ['s3://relief?endpoint=http://x/bucket', /must be an http\(s\) address with no path/],
+    ['s3://relief?bucket=x', /unknown option "bucket"/],
+    ['s3://relief?pathStyle=yes', /pathStyle must be true or false/],
+    ['s3://relief?prefix=a%20b', /prefix may hold only/],
+  ])('refuses %s with a sentence and an example', (value, why) => {
+    const problems = problemsOf({ STORAGE_URL: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^STORAGE_URL: /);
+    expect(problems[0]).toMatch(why);
+    expect(problems[0]).toContain('expected e.g. s3://BUCKET?endpoint=');
+  });
+
+  it('wants both AWS keys or neither', () => {
+    expect(problemsOf({ STORAGE_URL: 's3://relief', AWS_ACCESS_KEY_ID: 'id' })).toEqual([
+      'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both, or neither to use the default AWS credential chain',
+    ]);
+  });
+});
+
 describe('DATA_DIR lock', () => {
   it('refuses a second holder while the first lives, and frees on release', () => {
     const dir = mkdtempSync(path.join(tmp, 'lock-'));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { campaignSchema, type Campaign } from '../shared/schemas/campaign';
+import { campaignSchema, type Campaign } from '@shared/schemas/campaign';
 
 /** Where the project lives, whether we run from server/*.ts (tests, dev) or dist/server.js. */
 export const PROJECT_ROOT = (() => {
@@ -25,7 +25,7 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   /**
-   * Strict-Transport-Security max-age in seconds, sent only when PUBLIC_URL is https (issue 9.8).
+   * Strict-Transport-Security max-age in seconds, sent only when PUBLIC_URL is https.
    * 180 days by default; 0 turns it off (e.g. while trying HTTPS out, or when the proxy sends it).
    */
   HSTS_MAX_AGE: intFromEnv(15_552_000, 0, 63_072_000),
@@ -52,12 +52,15 @@ const envSchema = z.object({
    */
   MIN_FREE_DISK_MB: intFromEnv(64),
   /**
-   * Slow clients (R6): the headers must arrive within HEADERS_TIMEOUT_MS and the whole request
-   * within REQUEST_TIMEOUT_MS, long enough for a 5 MB photo over a poor mobile link.
+   * Slow clients (reliability test R6): the headers must arrive within HEADERS_TIMEOUT_MS and the
+   * whole request within REQUEST_TIMEOUT_MS, long enough for a 5 MB photo over a poor mobile link.
    */
   HEADERS_TIMEOUT_MS: intFromEnv(15_000, 100, 600_000),
   REQUEST_TIMEOUT_MS: intFromEnv(120_000, 100, 3_600_000),
-  /** E-mail (issue 12): without SMTP_URL, messages are written as .eml files under DATA_DIR/outbox. */
+  /**
+   * E-mail (docs/decisions/014-email-outbox.md): without SMTP_URL, messages are written as .eml
+   * files under DATA_DIR/outbox.
+   */
   SMTP_URL: z
     .string()
     .refine(isSmtpUrl, {
@@ -76,7 +79,112 @@ const envSchema = z.object({
   MAIL_RETRY_BASE_MS: intFromEnv(30_000, 10, 3_600_000),
   /** How often the e-mail worker looks for messages queued by other instances. */
   MAIL_POLL_MS: intFromEnv(5_000, 10, 600_000),
+  /**
+   * Open live-progress streams one instance serves at most (each holds a socket and ~25 KB); the
+   * next page is told 503 and polls every 30 s instead. 0 turns the stream off.
+   */
+  LIVE_MAX_CLIENTS: intFromEnv(5_000, 0, 100_000),
+  /**
+   * Where the photos live: unset for DATA_DIR/uploads, or an S3-compatible bucket
+   * (docs/decisions/015-object-storage.md). Credentials come from the AWS_* variables.
+   */
+  STORAGE_URL: z.string().optional(),
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  AWS_SESSION_TOKEN: z.string().optional(),
+  AWS_REGION: z.string().optional(),
 });
+
+/** Photos on local disk (the default), or in an S3-compatible bucket. */
+export type StorageConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Absent: AWS itself. A MinIO, Ceph, R2 or s3rver address otherwise. */
+      endpoint?: string;
+      region: string;
+      /** Keys start with this (e.g. "relief/"), so one bucket can hold several sites. */
+      prefix: string;
+      /** bucket in the path (http://host/bucket/key) rather than in the host name. */
+      forcePathStyle: boolean;
+      /** Absent: the SDK's default chain (profile, container or instance role). */
+      credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+    };
+
+export const STORAGE_URL_EXAMPLE =
+  's3://BUCKET?endpoint=https://minio.example.org:9000&region=us-east-1';
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const S3_OPTIONS = new Set(['endpoint', 'region', 'prefix', 'pathStyle']);
+
+/** STORAGE_URL as a storage config, or the sentence that says what is wrong with it. */
+export function parseStorageUrl(
+  value: string | undefined,
+  env: Pick<
+    Env,
+    'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY' | 'AWS_SESSION_TOKEN' | 'AWS_REGION'
+  >,
+): StorageConfig | string {
+  if (value === undefined) return { kind: 'local' };
+  const wrong = (why: string) =>
+    `${why}; expected e.g. ${STORAGE_URL_EXAMPLE} (or unset for local disk)`;
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    return wrong('is not a URL');
+  }
+  if (u.protocol !== 's3:') return wrong(`must start with s3:// (got ${u.protocol}//)`);
+  if (u.username || u.password)
+    return wrong('must not hold credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
+  const bucket = u.hostname;
+  if (!BUCKET.test(bucket) || bucket.includes('..'))
+    return wrong(
+      `"${bucket}" is not a bucket name (3 to 63 lower-case letters, digits, dots and hyphens)`,
+    );
+  if (u.pathname && u.pathname !== '/')
+    return wrong('must not have a path after the bucket: use ?prefix=');
+  for (const key of u.searchParams.keys())
+    if (!S3_OPTIONS.has(key))
+      return wrong(`has an unknown option "${key}" (known: ${[...S3_OPTIONS].join(', ')})`);
+  const endpoint = u.searchParams.get('endpoint') ?? undefined;
+  if (endpoint !== undefined) {
+    let e: URL | undefined;
+    try {
+      e = new URL(endpoint);
+    } catch {
+      e = undefined;
+    }
+    if (!e || (e.protocol !== 'http:' && e.protocol !== 'https:') || e.pathname.length > 1)
+      return wrong(`endpoint "${endpoint}" must be an http(s) address with no path`);
+  }
+  const pathStyle = u.searchParams.get('pathStyle');
+  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false')
+    return wrong('pathStyle must be true or false');
+  let prefix = u.searchParams.get('prefix') ?? '';
+  if (prefix && !/^[A-Za-z0-9._/-]+$/.test(prefix))
+    return wrong('prefix may hold only letters, digits and . _ / -');
+  prefix = prefix.replace(/^\/+/, '');
+  if (prefix && !prefix.endsWith('/')) prefix += '/';
+  const region = u.searchParams.get('region') ?? env.AWS_REGION ?? 'us-east-1';
+  if (!/^[a-z0-9-]{2,40}$/.test(region)) return wrong(`region "${region}" is not a region name`);
+  const { AWS_ACCESS_KEY_ID: id, AWS_SECRET_ACCESS_KEY: secret } = env;
+  if (!id !== !secret)
+    return 'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both, or neither to use the default AWS credential chain';
+  return {
+    kind: 's3',
+    bucket,
+    endpoint: endpoint?.replace(/\/+$/, ''),
+    region,
+    prefix,
+    // Custom endpoints (MinIO, s3rver) rarely have a DNS name per bucket.
+    forcePathStyle: pathStyle === null ? endpoint !== undefined : pathStyle === 'true',
+    credentials:
+      id && secret
+        ? { accessKeyId: id, secretAccessKey: secret, sessionToken: env.AWS_SESSION_TOKEN }
+        : undefined,
+  };
+}
 
 function isSmtpUrl(v: string): boolean {
   try {
@@ -124,6 +232,10 @@ export interface AppConfig {
   mailFrom: string;
   mailRetryBaseMs: number;
   mailPollMs: number;
+  /** Live-progress streams served at once by this instance; 0: no stream. */
+  liveMaxClients: number;
+  /** Where the photos live (STORAGE_URL). */
+  storage: StorageConfig;
   campaign: Campaign;
   /** Clock, replaceable in tests (session expiry). */
   now: () => Date;
@@ -183,7 +295,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push(
       'MAIL_FROM: required when SMTP_URL is set (the sender address your SMTP server accepts), e.g. "Relief Campaign <relief@example.org>"',
     );
-  if (!parsed.success || !campaign || problems.length > 0) throw new ConfigError(problems);
+  const storage = parsed.success
+    ? parseStorageUrl(parsed.data.STORAGE_URL, parsed.data)
+    : ({ kind: 'local' } as const);
+  if (typeof storage === 'string')
+    problems.push(`${storage.startsWith('AWS_') ? '' : 'STORAGE_URL: '}${storage}`);
+  if (!parsed.success || !campaign || problems.length > 0 || typeof storage === 'string')
+    throw new ConfigError(problems);
   const e = parsed.data;
   return {
     port: e.PORT,
@@ -214,6 +332,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       `"${campaign.name.replace(/["\\]/g, '')}" <${campaign.payment.confirmationEmail}>`,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
     mailPollMs: e.MAIL_POLL_MS,
+    liveMaxClients: e.LIVE_MAX_CLIENTS,
+    storage,
     campaign,
     now: () => new Date(),
   };

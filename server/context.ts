@@ -3,7 +3,7 @@ import type { Database, Db } from './db/client';
 import type { EmailService } from './modules/email/email-service';
 import type { Sessions } from './plugins/auth';
 import type { CampaignSnapshot } from './read-model/snapshot';
-import type { LocalObjectStorage } from './storage/local-storage';
+import type { ObjectStorage } from './storage/object-storage';
 
 /**
  * What route modules and plugins need from the app, handed to each `register*(app, ctx)`.
@@ -16,9 +16,10 @@ export interface AppContext {
   /** The public state in memory (server/read-model/). */
   snapshot: CampaignSnapshot;
   sessions: Sessions;
-  storage: LocalObjectStorage;
+  /** Where the photos live: local disk or an S3-compatible bucket. */
+  storage: ObjectStorage;
   uploadSecret: string;
   passwordHash: () => string;
-  /** E-mail: status links, the outbox and its worker (issue 12). */
+  /** E-mail: status links, the outbox and its worker (docs/decisions/014-email-outbox.md). */
   email: EmailService;
 }

@@ -36,9 +36,10 @@ export function createHttpServer(
     // A hop count is valid for Fastify (proxy-addr) though its type omits it.
     trustProxy: config.trustProxy as boolean | string,
     bodyLimit: 1024 * 1024,
-    // Slow clients (slowloris) are cut off instead of holding a socket for ever (R6). Node checks
-    // the headers and request timeouts every connectionsCheckingInterval (30 s by default, which
-    // let a slow client hold a socket for up to 90 s); a socket silent for 60 s is closed too.
+    // Slow clients (slowloris) are cut off instead of holding a socket for ever (reliability test
+    // R6). Node checks the headers and request timeouts every connectionsCheckingInterval (30 s by
+    // default, which let a slow client hold a socket for up to 90 s); a socket silent for 60 s is
+    // closed too.
     requestTimeout: config.requestTimeoutMs,
     http: {
       headersTimeout: config.headersTimeoutMs,
@@ -86,16 +87,22 @@ export async function registerHttpPlugins(app: FastifyInstance, ctx: AppContext)
     return jsonParser(request, text, done);
   });
 
-  await registerSecurity(app, { publicUrl: config.publicUrl, hstsMaxAge: config.hstsMaxAge });
+  await registerSecurity(app, {
+    publicUrl: config.publicUrl,
+    hstsMaxAge: config.hstsMaxAge,
+    // The browser PUTs photos straight to the bucket when object storage is on.
+    uploadOrigins: ctx.storage.direct ? [ctx.storage.direct.origin] : [],
+  });
   registerDiskGuard(app, {
     dataDir: config.dataDir,
     minFreeBytes: config.minFreeDiskBytes,
     databaseInDataDir: database.kind === 'pglite',
+    uploadsInDataDir: ctx.storage.kind === 'local',
   });
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(rateLimit, {
     global: false,
-    // One rule for both limits: IPv6 clients by /64 (issue 9.4).
+    // One rule for both limits: IPv6 clients by /64 (one customer usually holds a whole /64).
     keyGenerator: (request) => clientKey(request.ip),
     errorResponseBuilder: (_req, context) => ({
       statusCode: 429,

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
 import { runMigrations } from './db/migrate';
@@ -10,7 +9,8 @@ import * as adminRepo from './modules/admin/repo';
 import { startChangeFeed, type ChangeFeed } from './read-model/change-feed';
 import { CampaignSnapshot } from './read-model/snapshot';
 import { readModelLoader } from './read-model-loader';
-import { LocalObjectStorage } from './storage/local-storage';
+import { createObjectStorage } from './storage/create-storage';
+import type { ObjectStorage } from './storage/object-storage';
 
 /**
  * The admin password hash: from ADMIN_PASSWORD, or generated once and stored
@@ -42,18 +42,19 @@ async function resolvePasswordHash(db: Db, config: AppConfig, onGenerated?: (pw:
   return value;
 }
 
-/** Start-up before any request: migrations, the upload folder, the stored secrets. */
+/** Start-up before any request: the image store, migrations, the stored secrets. */
 export async function prepareData(
   config: AppConfig,
   database: Database,
   onGeneratedPassword?: (password: string) => void,
 ) {
   const { db } = database;
-  await runMigrations(database);
-  const storage = new LocalObjectStorage(path.join(config.dataDir, 'uploads'));
+  // The store first: a bucket that cannot be used stops the start before the database changes.
+  const storage = await createObjectStorage(config);
   // PGlite locks DATA_DIR, so leftovers there are this process's own crashed uploads.
   await storage.init(database.kind === 'pglite');
-  // Shared folders (several instances over PostgreSQL) are swept while running, too.
+  await runMigrations(database);
+  // Shared folders and buckets (several instances) are swept while running, too.
   const sweeper = setInterval(() => void storage.sweep().catch(() => undefined), 30 * 60_000);
   sweeper.unref();
   const [passwordHash, uploadSecret] = await Promise.all([
@@ -91,6 +92,7 @@ export function closeWithApp(
     config: AppConfig;
     db: Db;
     sweeper: NodeJS.Timeout;
+    storage: ObjectStorage;
     changeFeed: ChangeFeed;
     stopStatistics: () => void;
   },
@@ -98,6 +100,7 @@ export function closeWithApp(
   app.addHook('onClose', async () => {
     parts.stopStatistics();
     clearInterval(parts.sweeper);
+    parts.storage.close();
     await parts.changeFeed.close();
     await adminRepo.deleteExpiredSessions(parts.db, parts.config.now()).catch(() => undefined);
   });

@@ -9,6 +9,7 @@ import { emailRoutes } from './modules/email/routes';
 import { healthRoutes } from './modules/health/routes';
 import { pledgeRoutes } from './modules/pledges/routes';
 import { progressRoutes } from './modules/progress/routes';
+import { shareRoutes } from './modules/share/routes';
 import { updateRoutes } from './modules/updates/routes';
 import { uploadRoutes } from './modules/uploads/routes';
 import { registerSpa } from './plugins/spa';
@@ -29,6 +30,7 @@ export async function registerRoutes(
   await statementRoutes(app, ctx);
   await pledgeRoutes(app, ctx);
   await progressRoutes(app, ctx);
+  await shareRoutes(app, ctx);
   await updateRoutes(app, ctx);
   await uploadRoutes(app, ctx);
   await backupRoutes(app, ctx);

@@ -1,4 +1,7 @@
-/** Business constants of the campaign (SPEC section 9). One place, used by client and server. */
+/**
+ * Business constants of the campaign (docs/decisions/010-product-rules.md). One place, used by
+ * client and server.
+ */
 
 export const CAMPAIGN_GOAL = 500_000;
 export const RECENT_PLEDGES_LIMIT = 8;
@@ -19,7 +22,7 @@ export const CURRENCY_PREFIX: Record<Currency, string> = { USD: 'US$', JMD: 'J$'
 export const AMOUNT_PLACEHOLDER: Record<Currency, string> = { USD: '100', JMD: '15200' };
 
 export const PLEDGE_AMOUNT_MIN = 1;
-/** DECISIONS 6: a whole number from 1 to 1,000,000,000 in its currency. */
+/** Product rule: a whole number from 1 to 1,000,000,000 in its currency. */
 export const PLEDGE_AMOUNT_MAX = 1_000_000_000;
 export const NAME_MAX_LENGTH = 200;
 export const EMAIL_MAX_LENGTH = 254;
@@ -48,3 +51,10 @@ export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 
 export const EXPORT_FILE_NAME = 'pledges.csv';
+
+/** The live stream's SSE event name (`event: progress`). */
+export const LIVE_EVENT_NAME = 'progress';
+/** Live events go out at most this often (at most twice a second), however fast pledges arrive. */
+export const LIVE_MIN_INTERVAL_MS = 500;
+/** How often the home asks for the numbers when the live stream is not available. */
+export const LIVE_POLL_MS = 30_000;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { containersFor, percentComplete, pledgeEstimate } from './containers';
 
-describe('containersFor (DECISIONS 1: integer cents, never floats)', () => {
+describe('containersFor (integer cents, never floats)', () => {
   it.each([
     [110, 'USD', 1000],
     [1, 'USD', 9],
@@ -45,7 +45,7 @@ describe('containersFor (DECISIONS 1: integer cents, never floats)', () => {
   });
 });
 
-describe('percentComplete (DECISIONS 4)', () => {
+describe('percentComplete (floored at 0, capped at 100)', () => {
   it.each([
     [0, 500_000, 0],
     [250_000, 500_000, 50],

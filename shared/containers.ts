@@ -25,7 +25,7 @@ export function containersFor(amount: number, currency: Currency): number {
   return Math.floor((Math.floor(amount) * 100) / UNIT_PRICE_CENTS[currency]);
 }
 
-/** Share of the goal, floored at 0 and capped at 100 (DECISIONS 4). */
+/** Share of the goal, floored at 0 and capped at 100 (product rule). */
 export function percentComplete(current: number, goal?: number): number {
   const pct = (current / goalOrDefault(goal)) * 100;
   if (!Number.isFinite(pct) || pct < 0) return 0;

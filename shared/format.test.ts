@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDeliveryDate, formatMoney, formatNumber, timeAgo } from './format';
 
-describe('formatMoney (DECISIONS 6)', () => {
+describe('formatMoney (thousands separators, US$ or J$)', () => {
   it.each([
     [1250, 'USD', 'US$1,250'],
     [15200, 'JMD', 'J$15,200'],
@@ -12,7 +12,7 @@ describe('formatMoney (DECISIONS 6)', () => {
     expect(formatMoney(amount, currency)).toBe(text);
   });
 
-  it('uses J$ for anything that is not USD (SPEC: "US$ for USD, otherwise J$")', () => {
+  it('uses J$ for anything that is not USD (product rule: "US$ for USD, otherwise J$")', () => {
     expect(formatMoney(5, 'XYZ')).toBe('J$5');
   });
 });

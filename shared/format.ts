@@ -6,7 +6,7 @@ export function formatNumber(n: number): string {
   return integer.format(n);
 }
 
-/** "US$1,250" / "J$15,200" (DECISIONS 6). */
+/** "US$1,250" / "J$15,200" (product rule). */
 export function formatMoney(amount: number, currency: Currency | string): string {
   const prefix = currency === 'USD' ? CURRENCY_PREFIX.USD : CURRENCY_PREFIX.JMD;
   return `${prefix}${integer.format(amount)}`;

@@ -1,5 +1,5 @@
 /**
- * Payment references (issue 11): `MRJ-7K4Q-2` = campaign prefix, a body from an alphabet without
+ * Payment references: `MRJ-7K4Q-2` = campaign prefix, a body from an alphabet without
  * the look-alikes 0/O, 1/I/L, and one check character. docs/decisions/012-payment-reference.md.
  *
  * The body is the pledge's sequence number pushed through a fixed permutation of 31^4 values:
@@ -74,10 +74,6 @@ export function parseReference(input: string): string | null {
   if (!REFERENCE_PREFIX_PATTERN.test(prefix) || check.length !== 1) return null;
   if (body.length < REFERENCE_BODY_LENGTH || !ALL_BODY_CHARS.test(body + check)) return null;
   return checkCharacter(body) === check ? `${prefix}-${body}-${check}` : null;
-}
-
-export function isValidReference(input: string): boolean {
-  return parseReference(input) !== null;
 }
 
 /**

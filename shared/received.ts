@@ -1,7 +1,7 @@
 import { UNIT_PRICE_CENTS, type Currency } from './constants';
 
 /**
- * Money received against a pledge (issue 11, item 2). A transfer can arrive short (bank fees, a
+ * Money received against a pledge. A transfer can arrive short (bank fees, a
  * first instalment) or in the other currency: it is then compared with the pledge at the
  * campaign's own rate, the containers' unit prices (J$16.72 = US$0.11, i.e. J$152 = US$1), the
  * one exchange rate the site already uses. docs/decisions/013-statement-matching.md.

@@ -22,7 +22,7 @@ function verdict(schema: z.ZodType, value: unknown): string {
 
 const pledge = { name: 'Ann', email: 'ann@donors.test', amount: 100 };
 
-describe('pledgeCreateSchema (SPEC 5)', () => {
+describe('pledgeCreateSchema (product validation messages)', () => {
   it('fills the defaults and drops unknown keys', () => {
     const out = pledgeCreateSchema.parse({
       ...pledge,

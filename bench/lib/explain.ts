@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import type { AdminPledgeQuery } from '../../shared/schemas/pledge';
+import type { AdminPledgeQuery } from '@shared/schemas/pledge';
 import type { Db } from '../../server/db/client';
 import { pgliteExtensions } from '../../server/db/client';
 import * as schema from '../../server/db/schema';

@@ -58,7 +58,7 @@ export interface LoadResult {
 }
 
 /** CPU time of a process so far, ms (/proc/<pid>/stat utime + stime, in clock ticks of 10 ms). */
-function cpuMs(pid: number | undefined): number | undefined {
+export function cpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;

@@ -1,8 +1,8 @@
-import type { ApiError } from '../../shared/api-types';
+import type { ApiError } from '@shared/api-types';
 
 /**
- * A non-ok response (SPEC 8): the error's message is "status: body text" (or the status text when
- * the body is empty); `serverMessage` is the JSON `message` the UI shows.
+ * A non-ok response (product rule): the error's message is "status: body text" (or the status text
+ * when the body is empty); `serverMessage` is the JSON `message` the UI shows.
  */
 export class ApiRequestError extends Error {
   constructor(
@@ -29,7 +29,7 @@ export async function throwIfNotOk(res: Response): Promise<void> {
   throw new ApiRequestError(res.status, text, parseMessage(text));
 }
 
-/** Every call sends credentials (cookies) and JSON (SPEC 7). */
+/** Every call sends credentials (cookies) and JSON. */
 export async function apiRequest(
   method: string,
   url: string,
@@ -60,7 +60,7 @@ export function errorMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
-/** SPEC 8: a failure whose message contains 401 means the admin session has expired. */
+/** Product rule: a failure whose message contains 401 means the admin session has expired. */
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof Error && /401/.test(error.message);
 }

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { InitialData } from '../../shared/api-types';
+import type { InitialData } from '@shared/api-types';
 import { queryKeys } from './query-keys';
 
 /** Reads the JSON the server placed in the HTML (no request chain before the first render). */
@@ -13,9 +13,16 @@ export function readInitialData(): InitialData | undefined {
   }
 }
 
+/**
+ * Puts the embedded data in the query cache, on the server before it renders and in the browser
+ * before it hydrates: both render from the same cache, so their markup matches.
+ */
 export function seedQueryCache(client: QueryClient, data: InitialData | undefined) {
   if (!data) return;
+  client.setQueryData(queryKeys.campaign, data.campaign);
   client.setQueryData(queryKeys.progress, data.progress);
   client.setQueryData(queryKeys.recentPledges, data.pledges);
   client.setQueryData(queryKeys.updates, data.updates);
+  if (data.pledgeStatus)
+    client.setQueryData(queryKeys.pledgeStatus(data.pledgeStatus.id), data.pledgeStatus);
 }

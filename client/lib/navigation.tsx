@@ -1,5 +1,7 @@
 import {
+  createContext,
   forwardRef,
+  useContext,
   useSyncExternalStore,
   type AnchorHTMLAttributes,
   type MouseEvent,
@@ -27,12 +29,36 @@ export function navigate(to: string, opts: { replace?: boolean } = {}) {
   for (const l of listeners) l();
 }
 
+/**
+ * The address being rendered on the server (there is no window there). In the browser it is
+ * absent and the server snapshot is the page's own address, the one the server rendered, so
+ * hydration sees the same route.
+ */
+export interface ServerLocation {
+  pathname: string;
+  search: string;
+}
+const ServerLocationContext = createContext<ServerLocation | null>(null);
+export const ServerLocationProvider = ServerLocationContext.Provider;
+
 export function usePathname(): string {
+  const server = useContext(ServerLocationContext);
   return useSyncExternalStore(
     subscribe,
     () => window.location.pathname,
-    () => '/',
+    () => server?.pathname ?? window.location.pathname,
   );
+}
+
+/** One query-string parameter of the current address ('' when absent). */
+export function useSearchParam(name: string): string {
+  const server = useContext(ServerLocationContext);
+  const search = useSyncExternalStore(
+    subscribe,
+    () => window.location.search,
+    () => server?.search ?? window.location.search,
+  );
+  return new URLSearchParams(search).get(name) ?? '';
 }
 
 /** An <a> that navigates without a page load (a modified click still opens a new tab). */

@@ -1,8 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 
 /**
- * SPEC 7 data defaults: cached data never goes stale, no interval refetch, no refetch on window
- * focus, no retries. Each query brings its own fetch (the factories in query-keys.ts).
+ * Data defaults (product rule): cached data never goes stale, no interval refetch, no refetch on
+ * window focus, no retries. Each query brings its own fetch (the factories in query-keys.ts).
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({

@@ -1,9 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
-import { RECENT_PLEDGES_LIMIT } from '../../shared/constants';
-import type { Campaign } from '../../shared/schemas/campaign';
-import type { Pledge } from '../../shared/schemas/pledge';
-import type { Progress } from '../../shared/schemas/progress';
-import type { DeliveryUpdate } from '../../shared/schemas/update';
+import { RECENT_PLEDGES_LIMIT } from '@shared/constants';
+import type { Campaign } from '@shared/schemas/campaign';
+import type { Pledge } from '@shared/schemas/pledge';
+import type { Progress } from '@shared/schemas/progress';
+import type { DeliveryUpdate } from '@shared/schemas/update';
 import { getJson } from './api-client';
 
 /**
@@ -20,6 +20,8 @@ export const queryKeys = {
   adminPledges: ['pledges', 'admin-table'] as const,
   updates: ['updates'] as const,
   campaign: ['campaign'] as const,
+  /** The donor's own pledge on the status page. */
+  pledgeStatus: (id: string) => ['pledge-status', id] as const,
 };
 
 /** Everything that shows pledges or totals, for invalidation after a pledge changes. */

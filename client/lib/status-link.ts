@@ -1,7 +1,7 @@
 /**
- * The donor's status page link (issue 12), from the POST /api/pledges answer to the thank-you
- * page. Kept in sessionStorage so a reload of the thank-you page still shows it; never in
- * localStorage (a shared computer would keep it).
+ * The donor's status page link (docs/decisions/014-email-outbox.md), from the POST /api/pledges
+ * answer to the thank-you page. Kept in sessionStorage so a reload of the thank-you page still
+ * shows it; never in localStorage (a shared computer would keep it).
  */
 const KEY = 'pledgeStatusUrl';
 

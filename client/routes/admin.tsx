@@ -7,7 +7,7 @@ import { LoginDialog } from '../features/admin/components/login-dialog';
 import { useAdminAuth } from '../features/admin-auth/context';
 import { Link } from '../lib/navigation';
 
-/** /admin (SPEC 2): gated on the client by the session flag; the server checks every call. */
+/** /admin: gated on the client by the session flag; the server checks every call. */
 export function AdminPage() {
   const { isAuthenticated } = useAdminAuth();
   return isAuthenticated ? <AdminDashboard /> : <AdminAccessRequired />;

@@ -1,16 +1,17 @@
 import { lazy, Suspense, useState } from 'react';
-import { UNIT_PRICE_TEXT } from '../../shared/containers';
-import type { DeliveryUpdate } from '../../shared/schemas/update';
+import { UNIT_PRICE_TEXT } from '@shared/containers';
+import type { DeliveryUpdate } from '@shared/schemas/update';
 import { Card } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
 import { useAdminAuth } from '../features/admin-auth/context';
-import { CampaignLightbox } from '../features/campaign/components/campaign-lightbox';
+import { FirstVisitLightbox } from '../features/campaign/components/first-visit-lightbox';
 import { MissionCard } from '../features/campaign/components/mission-card';
 import { useCampaign } from '../features/campaign/use-campaign';
 import { useRecentPledges } from '../features/pledges/api';
 import { PledgeNowButton } from '../features/pledges/components/pledge-dialog-provider';
 import { RecentPledges } from '../features/pledges/components/recent-pledges';
 import { useProgress } from '../features/progress/api';
+import { useLiveProgress } from '../features/progress/live-progress';
 import { ProgressBar } from '../features/progress/components/progress-bar';
 import { ProgressTiles } from '../features/progress/components/progress-tiles';
 import { DeliveryUpdates } from '../features/updates/components/delivery-updates';
@@ -18,12 +19,14 @@ import { DeliveryUpdates } from '../features/updates/components/delivery-updates
 /** Admin-only dialog: its code loads when an admin first edits an update. */
 const EditUpdateDialog = lazy(() => import('../features/admin/components/edit-update-dialog'));
 
-/** The campaign home (SPEC 2): everything on it comes from the page's embedded data. */
+/** The campaign home: everything on it comes from the page's embedded data. */
 export function HomePage() {
   const campaign = useCampaign();
   const { adminControls } = useAdminAuth();
   const progress = useProgress();
   const pledges = useRecentPledges(adminControls);
+  // The numbers and the newest pledges follow other people's pledges while the page is open.
+  useLiveProgress(adminControls);
   const [editing, setEditing] = useState<DeliveryUpdate | null>(null);
 
   return (
@@ -60,6 +63,13 @@ export function HomePage() {
               isLoading={progress.isLoading}
             />
             <PledgeNowButton size="lg" className="mt-5 w-full text-lg" />
+            {/* The page is rendered on the server and readable without JavaScript; the pledge
+                form is not (docs/decisions/017-server-rendering.md). */}
+            <noscript>
+              <p className="mt-2 text-center text-sm text-ink-700">
+                The pledge form needs JavaScript. Please turn it on to pledge.
+              </p>
+            </noscript>
             <div className="mt-5">
               <ProgressTiles
                 donorCount={progress.data?.donorCount}
@@ -82,7 +92,7 @@ export function HomePage() {
         <DeliveryUpdates onEdit={adminControls ? setEditing : undefined} />
       </div>
 
-      {campaign ? <CampaignLightbox campaign={campaign} /> : null}
+      {campaign ? <FirstVisitLightbox campaign={campaign} /> : null}
       {editing ? (
         <Suspense fallback={null}>
           <EditUpdateDialog

@@ -3,7 +3,7 @@ import { PaymentInstructions } from '../features/campaign/components/payment-ins
 import { useCampaign } from '../features/campaign/use-campaign';
 import { rememberedStatusLink } from '../lib/status-link';
 
-/** The thank-you page with the bank details (SPEC 2), all from the campaign config. */
+/** The thank-you page with the bank details, all from the campaign config. */
 export function PaymentInstructionsPage() {
   const campaign = useCampaign();
   if (!campaign)

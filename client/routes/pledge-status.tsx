@@ -6,16 +6,18 @@ import {
   ReferenceCard,
 } from '../features/campaign/components/payment-instructions';
 import { useCampaign } from '../features/campaign/use-campaign';
+import { useSearchParam } from '../lib/navigation';
 import { useDonorPledge } from '../features/pledge-status/api';
 import { PledgeStatus } from '../features/pledge-status/components/pledge-status';
 import { NotFoundPage } from './not-found';
 
 /**
- * /pledge/{id}?t={token} (issue 12). Anything the server does not recognise (wrong or missing
- * token, unknown pledge) is the ordinary 404 page: the server already answered it with 404.
+ * /pledge/{id}?t={token} (docs/decisions/014-email-outbox.md). Anything the server does not
+ * recognise (wrong or missing token, unknown pledge) is the ordinary 404 page: the server already
+ * answered it with 404.
  */
 export function PledgeStatusPage({ id }: { id: string }) {
-  const token = new URLSearchParams(window.location.search).get('t') ?? '';
+  const token = useSearchParam('t');
   const campaign = useCampaign();
   const pledge = useDonorPledge(id, token);
   useEffect(() => {

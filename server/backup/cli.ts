@@ -5,6 +5,8 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, loadConfig, type AppConfig } from '../config';
 import { openDatabase } from '../db/client';
+import { createObjectStorage } from '../storage/create-storage';
+import type { ObjectStorage } from '../storage/object-storage';
 import { BACKUP_FILE_SUFFIX } from './format';
 import { writeBackupFile } from './dump';
 import { inspectBackup, restoreBackup, RestoreRefused, type BackupSummary } from './restore';
@@ -12,7 +14,8 @@ import { inspectBackup, restoreBackup, RestoreRefused, type BackupSummary } from
 const USAGE = `Usage:
   npm run backup -- --out FILE        write a backup of the database and the images
   npm run restore -- FILE [--force]   replace the database and the images with a backup
-The database is the one the server uses: DATABASE_URL, or the embedded one in DATA_DIR.`;
+The database is the one the server uses: DATABASE_URL, or the embedded one in DATA_DIR; the
+images are DATA_DIR/uploads, or the bucket of STORAGE_URL.`;
 
 class UsageError extends Error {}
 /** A clear reason to stop that is not about the command line. */
@@ -88,10 +91,12 @@ function describe(s: BackupSummary): string {
 }
 
 export async function main(argv = process.argv.slice(2)): Promise<number> {
+  let images: ObjectStorage | undefined;
   try {
     const args = parseArgs(argv);
     const config = loadConfig();
-    const uploadsDir = path.join(config.dataDir, 'uploads');
+    // The photos: DATA_DIR/uploads, or the bucket STORAGE_URL names.
+    images = await createObjectStorage(config);
     if (args.command === 'backup') {
       const out = path.resolve(args.out!);
       const pid = config.databaseUrl ? undefined : runningServer(config.dataDir);
@@ -100,7 +105,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       } else {
         const database = await openDatabase(config);
         try {
-          await writeBackupFile(database, uploadsDir, out);
+          await writeBackupFile(database, images, out);
         } finally {
           await database.close();
         }
@@ -123,7 +128,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       );
     const database = await openDatabase(config);
     try {
-      await restoreBackup(database, uploadsDir, file, {
+      await restoreBackup(database, images, file, {
         force: args.force,
         log: (s) => console.log(`  ${s}`),
       });
@@ -142,6 +147,8 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       console.error(err.message);
     else console.error(`Failed: ${(err as Error).message}`);
     return 1;
+  } finally {
+    images?.close();
   }
 }
 

@@ -1,30 +1,29 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync } from 'node:fs';
-import { readdir, readFile, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { pipeline, Readable } from 'node:stream';
+import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { appliedMigrations, migrationJournal } from '../db/migrate';
+import { LocalObjectStorage } from '../storage/local-storage';
+import type { ObjectStorage } from '../storage/object-storage';
 import { BACKUP_KIND, BACKUP_VERSION, type BackupHeader, type BackupTrailer } from './format';
 import { backedUpTables, quoteIdent, sequencePositions } from './tables';
 
-/** Files of the image store, except uploads being written (.tmp-*) and spent markers. */
-export async function listImageFiles(uploadsDir: string): Promise<string[]> {
-  if (!existsSync(uploadsDir)) return [];
-  const out: string[] = [];
-  const walk = async (dir: string) => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith('.tmp-') || entry.name.endsWith('.claimed')) continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile()) out.push(path.relative(uploadsDir, full).split(path.sep).join('/'));
-    }
-  };
-  await walk(uploadsDir);
-  return out.sort();
+/**
+ * Where a backup reads and a restore writes the photos: the image store the app uses, or a local
+ * uploads folder by its path. With object storage the bucket's photos are in the backup too
+ * (docs/decisions/015-object-storage.md), so a backup is whole wherever the photos live.
+ */
+export type BackupImages = Pick<ObjectStorage, 'listFiles' | 'readFile' | 'beginRestore'>;
+export const backupImages = (images: string | BackupImages): BackupImages =>
+  typeof images === 'string' ? new LocalObjectStorage(images) : images;
+
+/** Files of the image store, except uploads being written and spent markers. */
+export function listImageFiles(images: string | BackupImages): Promise<string[]> {
+  return backupImages(images).listFiles();
 }
 
 /**
@@ -32,7 +31,11 @@ export async function listImageFiles(uploadsDir: string): Promise<string[]> {
  * transaction, so they are consistent with each other while the server keeps taking pledges;
  * images are immutable once stored, so reading them afterwards is safe.
  */
-export async function* backupLines(database: Database, uploadsDir: string): AsyncGenerator<string> {
+export async function* backupLines(
+  database: Database,
+  images: string | BackupImages,
+): AsyncGenerator<string> {
+  const store = backupImages(images);
   const tables: { name: string; columns: string[]; rows: string[] }[] = [];
   let migrations = 0;
   let sequences: BackupHeader['sequences'] = {};
@@ -70,8 +73,8 @@ export async function* backupLines(database: Database, uploadsDir: string): Asyn
     for (const r of t.rows) yield `{"row":${r}}\n`;
     trailer.rows[t.name] = t.rows.length;
   }
-  for (const file of await listImageFiles(uploadsDir)) {
-    const data = await readFile(path.join(uploadsDir, file)).catch(() => undefined);
+  for (const file of await store.listFiles()) {
+    const data = await store.readFile(file);
     if (!data) continue; // removed after the listing (an unreferenced image swept)
     const sha256 = createHash('sha256').update(data).digest('hex');
     yield JSON.stringify({ file, sha256, data: data.toString('base64') }) + '\n';
@@ -80,20 +83,24 @@ export async function* backupLines(database: Database, uploadsDir: string): Asyn
   yield JSON.stringify({ end: trailer }) + '\n';
 }
 
-/** The backup, gzip-compressed, as a stream (the admin download). */
-export function backupStream(database: Database, uploadsDir: string): Readable {
-  return Readable.from(backupLines(database, uploadsDir)).pipe(createGzip());
+/**
+ * The backup, gzip-compressed, as a stream (the admin download). Joined with pipeline, not pipe:
+ * a failed read (a bucket that refuses the keys) must fail the gzip stream its reader holds,
+ * not be an unhandled 'error' on the source that kills the process.
+ */
+export function backupStream(database: Database, images: string | BackupImages): Readable {
+  return pipeline(Readable.from(backupLines(database, images)), createGzip(), () => {});
 }
 
 /** Writes the backup to `out` through a temporary file, so `out` is never half-written. */
 export async function writeBackupFile(
   database: Database,
-  uploadsDir: string,
+  images: string | BackupImages,
   out: string,
 ): Promise<void> {
   const tmp = `${out}.partial`;
   try {
-    await pipeline(backupStream(database, uploadsDir), createWriteStream(tmp, { mode: 0o600 }));
+    await pipelineAsync(backupStream(database, images), createWriteStream(tmp, { mode: 0o600 }));
     await rename(tmp, out);
   } catch (err) {
     await rm(tmp, { force: true });

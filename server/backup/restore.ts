@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -8,7 +8,7 @@ import { createGunzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { MIGRATIONS_FOLDER, migrationJournal, runMigrations } from '../db/migrate';
-import { listImageFiles } from './dump';
+import { backupImages, type BackupImages } from './dump';
 import {
   BACKUP_KIND,
   BACKUP_VERSION,
@@ -128,7 +128,7 @@ async function count(database: Database, query: string): Promise<number> {
 }
 
 /** What a restore would replace: our rows and images, and tables that are not ours. */
-async function existingData(database: Database, uploadsDir: string, ours: Set<string>) {
+async function existingData(database: Database, images: BackupImages, ours: Set<string>) {
   const tables = (
     (await database.db.execute(
       sql`select table_name as name from information_schema.tables
@@ -141,7 +141,7 @@ async function existingData(database: Database, uploadsDir: string, ours: Set<st
     updates: has('delivery_updates')
       ? await count(database, 'select count(*)::int as n from delivery_updates')
       : 0,
-    images: (await listImageFiles(uploadsDir)).length,
+    images: (await images.listFiles()).length,
     foreign: tables.filter((t) => !ours.has(t)),
   };
 }
@@ -166,22 +166,24 @@ export interface RestoreResult {
 }
 
 /**
- * Replaces the database and the image folder with a backup's content:
+ * Replaces the database and the images with a backup's content:
  * 1. the whole file is checked first (nothing changes if it is cut off or damaged);
  * 2. a database holding pledges, updates or images is replaced only with `force`;
- * 3. images are written to a folder beside the live one;
+ * 3. images are written to a folder beside the live one (in a bucket: beside the others);
  * 4. the schema is rebuilt at the backup's migration level, its rows inserted in one transaction
  *    (the pledge triggers rebuild the totals), sequences moved past the restored ids;
- * 5. the remaining migrations bring it to this version of the app; the image folder is swapped in.
+ * 5. the remaining migrations bring it to this version of the app; the images go live (the folder
+ *    is swapped in; in a bucket, the photos the backup does not have are deleted).
  * The app must not run meanwhile (the embedded database's lock enforces it; on PostgreSQL stop
  * every instance): a running instance would keep serving its old in-memory totals.
  */
 export async function restoreBackup(
   database: Database,
-  uploadsDir: string,
+  images: string | BackupImages,
   file: string,
   opts: { force?: boolean; log?: (s: string) => void } = {},
 ): Promise<RestoreResult> {
+  const store = backupImages(images);
   const log = opts.log ?? (() => undefined);
   const { header, trailer } = await inspectBackup(file);
   const journal = migrationJournal();
@@ -195,7 +197,7 @@ export async function restoreBackup(
     );
 
   const ours = new Set([...Object.keys(trailer.rows), ...Object.keys(NOT_BACKED_UP)]);
-  const existing = await existingData(database, uploadsDir, ours);
+  const existing = await existingData(database, store, ours);
   if (
     !opts.force &&
     (existing.pledges || existing.updates || existing.images || existing.foreign.length)
@@ -211,17 +213,14 @@ export async function restoreBackup(
     );
   }
 
-  // 3. Images beside the live folder first: a failure here changes nothing.
-  const staging = `${uploadsDir}.restoring-${process.pid}`;
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
+  // 3. Images beside the live ones first: a failure here changes nothing.
+  const staging = await store.beginRestore();
   let files = 0;
+  let committed = false;
   try {
     for await (const { line } of readLines(file)) {
       if (!('file' in line)) continue;
-      const target = path.join(staging, line.file);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, Buffer.from(line.data, 'base64'));
+      await staging.write(line.file, Buffer.from(line.data, 'base64'));
       files++;
     }
     log(`images staged: ${files}`);
@@ -245,13 +244,11 @@ export async function restoreBackup(
 
     // 5. This app's later migrations, then the images go live.
     await runMigrations(database);
-    const old = `${uploadsDir}.replaced-${process.pid}`;
-    if (existsSync(uploadsDir)) await rename(uploadsDir, old);
-    await rename(staging, uploadsDir);
-    await rm(old, { recursive: true, force: true });
+    await staging.commit();
+    committed = true;
     return { rows, files };
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    if (!committed) await staging.abort();
   }
 }
 

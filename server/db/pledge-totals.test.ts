@@ -76,7 +76,7 @@ describe('pledge_totals triggers', () => {
     await exec(db, sql`update pledges set currency = 'JMD' where email = 'd6@donors.test'`);
     expect(await totals(db)).toEqual(await scanned(db));
 
-    // Money received (issue 11): a part payment in the other currency, then one un-confirmed.
+    // Money received: a part payment in the other currency, then one un-confirmed.
     await exec(
       db,
       sql`update pledges set amount_received = 700, currency_received = 'JMD', received_containers = 41
@@ -117,7 +117,7 @@ describe('pledge_totals triggers', () => {
     // Every changing statement moved the version on.
     expect((await readPledgeTotals(db.database.db)).version).toBeGreaterThanOrEqual(12);
 
-    // CASCADE: outbox and donor_links (issue 12) refer to pledges.
+    // CASCADE: outbox and donor_links (e-mail and status links) refer to pledges.
     await exec(db, sql`truncate pledges cascade`);
     expect(await totals(db)).toEqual(await scanned(db));
     expect((await totals(db)).pledgeCount).toBe(0);

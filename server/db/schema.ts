@@ -32,8 +32,9 @@ export const pledges = pgTable(
       .notNull()
       .default('USD'),
     /**
-     * floor(amount / unit price), stored so totals are one SUM (DECISIONS 1). bigint: the largest
-     * pledge (US$1,000,000,000) is 9,090,909,090 containers, beyond a 32-bit integer.
+     * floor(amount / unit price), stored so totals are one SUM (unit prices:
+     * docs/decisions/010-product-rules.md). bigint: the largest pledge (US$1,000,000,000) is
+     * 9,090,909,090 containers, beyond a 32-bit integer.
      */
     containers: bigint('containers', { mode: 'number' }).notNull(),
     isAnonymous: boolean('is_anonymous').notNull().default(false),
@@ -52,15 +53,15 @@ export const pledges = pgTable(
       .notNull()
       .default(sql`pledge_reference(nextval('pledge_reference_seq'), 'MRJ')`),
     /**
-     * What arrived, recorded at confirmation (issue 11); null while pending. bigint: a
-     * US$1,000,000,000 pledge paid in J$ is J$152,000,000,000.
+     * What arrived, recorded at confirmation (docs/decisions/013-statement-matching.md); null while
+     * pending. bigint: a US$1,000,000,000 pledge paid in J$ is J$152,000,000,000.
      */
     amountReceived: bigint('amount_received', { mode: 'number' }),
     currencyReceived: text('currency_received', { enum: ['USD', 'JMD'] }),
     /** Containers the received money buys: what confirmedAmount sums (triggers of 0010). */
     receivedContainers: bigint('received_containers', { mode: 'number' }),
     /**
-     * The Idempotency-Key the pledge dialog sent (issue 11): a retried POST answers with this
+     * The Idempotency-Key the pledge dialog sent: a retried POST answers with this
      * pledge instead of storing a second one. Honoured for 24 hours.
      */
     idempotencyKey: text('idempotency_key'),
@@ -98,7 +99,7 @@ export const pledgeTotals = pgTable(
     pledgeCount: bigint('pledge_count', { mode: 'number' }).notNull().default(0),
     paidCount: bigint('paid_count', { mode: 'number' }).notNull().default(0),
     containers: bigint('containers', { mode: 'number' }).notNull().default(0),
-    /** Containers of the money received (received_containers of paid pledges), issue 11. */
+    /** Containers of the money received (received_containers of paid pledges). */
     confirmedContainers: bigint('confirmed_containers', { mode: 'number' }).notNull().default(0),
     usdAmount: bigint('usd_amount', { mode: 'number' }).notNull().default(0),
     jmdAmount: bigint('jmd_amount', { mode: 'number' }).notNull().default(0),
@@ -111,7 +112,10 @@ export const pledgeTotals = pgTable(
   () => [check('pledge_totals_one_row', sql`id = 1`)],
 );
 
-/** Confirmed pledges per donor (lower-cased e-mail), kept with pledge_totals: donorCount is its size (issue 9.5). */
+/**
+ * Confirmed pledges per donor (lower-cased e-mail), kept with pledge_totals: donorCount is its size
+ * (docs/decisions/008-security-review-fixes.md).
+ */
 export const donorEmails = pgTable('donor_emails', {
   email: text('email').primaryKey(),
   pledgeCount: integer('pledge_count').notNull(),
@@ -169,7 +173,7 @@ export const rateLimits = pgTable('rate_limits', {
 });
 
 /**
- * Every admin action (issue 11), written in the transaction of the change it records, so an entry
+ * Every admin action, written in the transaction of the change it records, so an entry
  * exists exactly when the change does. No foreign key to pledges: a deleted pledge keeps its trail.
  */
 export const auditLog = pgTable(
@@ -197,9 +201,9 @@ export const auditLog = pgTable(
 );
 
 /**
- * The donor's status page link (issue 12): only a SHA-256 of the link's token is stored, and the
- * date the donor said "I've sent the transfer". Apart from pledges so that neither write fires the
- * totals triggers (migration 0006) on the hot insert path.
+ * The donor's status page link (docs/decisions/014-email-outbox.md): only a SHA-256 of the link's
+ * token is stored, and the date the donor said "I've sent the transfer". Apart from pledges so that
+ * neither write fires the totals triggers (migration 0006) on the hot insert path.
  */
 export const donorLinks = pgTable('donor_links', {
   pledgeId: uuid('pledge_id')
@@ -212,7 +216,7 @@ export const donorLinks = pgTable('donor_links', {
 export const OUTBOX_KINDS = ['instructions', 'receipt'] as const;
 
 /**
- * Transactional outbox (issue 12, docs/decisions/014-email-outbox.md): a row is written in the
+ * Transactional outbox (docs/decisions/014-email-outbox.md): a row is written in the
  * transaction of the pledge or the confirmation; the e-mail worker renders it from the pledge's
  * current data when it sends it, and marks it sent.
  */
@@ -246,10 +250,10 @@ export const outbox = pgTable(
 );
 
 /**
- * Bank-statement lines (issue 11), one row per credit ever imported. The fingerprint (date,
- * amount, currency, text and the line's rank among identical lines of its file) is unique: the
- * same file or an overlapping statement imported again adds nothing and confirms nothing twice.
- * Open lines stay for later review.
+ * Bank-statement lines (docs/decisions/013-statement-matching.md), one row per credit ever
+ * imported. The fingerprint (date, amount, currency, text and the line's rank among identical lines
+ * of its file) is unique: the same file or an overlapping statement imported again adds nothing and
+ * confirms nothing twice. Open lines stay for later review.
  */
 export const statementLines = pgTable(
   'statement_lines',

@@ -1,9 +1,10 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * The key rate limits count a client by. IPv4: the address. IPv6: its /64, because one customer
- * (a home, a phone, a server) is usually given a whole /64 and can pick any of its 2^64 addresses
- * (issue 9.4). An IPv4 address mapped into IPv6 (`::ffff:203.0.113.5`) is that IPv4 address.
+ * The key rate limits count a client by. IPv4: the address. IPv6: its /64, because one customer (a
+ * home, a phone, a server) is usually given a whole /64 and can pick any of its 2^64 addresses (see
+ * docs/decisions/008-security-review-fixes.md). An IPv4 address mapped into IPv6
+ * (`::ffff:203.0.113.5`) is that IPv4 address.
  */
 export function clientKey(ip: string): string {
   const bare = ip.split('%')[0]!; // a zone id (fe80::1%eth0) names the interface, not the client

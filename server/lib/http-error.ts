@@ -1,4 +1,4 @@
-import { fieldErrors, firstMessage } from '../../shared/schemas/text';
+import { fieldErrors, firstMessage } from '@shared/schemas/text';
 
 /** An error whose message is safe to show: it becomes `{message, errors}` with its status. */
 export class HttpError extends Error {

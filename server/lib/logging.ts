@@ -1,6 +1,6 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
-/** Never log a password, a cookie or a donor's e-mail (issue 2, security 38). */
+/** Never log a password, a cookie or a donor's e-mail (threat 38 in docs/SECURITY.md). */
 export const logRedaction = {
   paths: [
     'req.headers.cookie',

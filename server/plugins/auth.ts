@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin';
+import { ADMIN_MESSAGES } from '@shared/schemas/admin';
 import type { AppConfig } from '../config';
 import type { Db, DbOrTx } from '../db/client';
 import { HttpError } from '../lib/http-error';

@@ -21,22 +21,29 @@ export async function freeBytes(dir: string): Promise<number | undefined> {
 /**
  * Refuses writes with 507 while DATA_DIR is nearly full, instead of letting them hit the disk.
  *
- * Found by the disk-full test (R5): when PGlite cannot create its next WAL segment (16 MB) it
- * spins inside WebAssembly on the main thread, so the whole server stops answering, reads and
- * SIGTERM included, even after space returns. Keeping a margin free means that write never
- * happens. On PostgreSQL the database has its own disk; DATA_DIR then holds only uploads.
+ * Found by the disk-full test (reliability test R5): when PGlite cannot create its next WAL segment
+ * (16 MB) it spins inside WebAssembly on the main thread, so the whole server stops answering,
+ * reads and SIGTERM included, even after space returns. Keeping a margin free means that write
+ * never happens. On PostgreSQL the database has its own disk; DATA_DIR then holds only uploads.
  */
 export function registerDiskGuard(
   app: FastifyInstance,
-  opts: { dataDir: string; minFreeBytes: number; databaseInDataDir: boolean },
+  opts: {
+    dataDir: string;
+    minFreeBytes: number;
+    databaseInDataDir: boolean;
+    /** False with object storage: uploads then write nothing to DATA_DIR. */
+    uploadsInDataDir: boolean;
+  },
 ) {
-  if (opts.minFreeBytes <= 0) return;
+  if (opts.minFreeBytes <= 0 || (!opts.databaseInDataDir && !opts.uploadsInDataDir)) return;
   app.addHook('onRequest', async (request) => {
-    // The matched route, not the raw URL: the router decodes `/%61pi/` to `/api/` (issue 9.2).
+    // The matched route, not the raw URL: the router decodes `/%61pi/` to `/api/`.
     // No route matched: nothing will be written (404).
     const route = request.routeOptions.url;
     if (!WRITES.has(request.method) || route === undefined) return;
-    if (!opts.databaseInDataDir && !route.startsWith(OBJECT_PATH_PREFIX)) return;
+    if (!opts.databaseInDataDir && !(opts.uploadsInDataDir && route.startsWith(OBJECT_PATH_PREFIX)))
+      return;
     const free = await freeBytes(opts.dataDir);
     if (free === undefined || free >= opts.minFreeBytes) return;
     request.log.error({ freeBytes: free, minFreeBytes: opts.minFreeBytes }, 'disk nearly full');

@@ -10,21 +10,28 @@ declare module 'fastify' {
     drain(maxMs: number): Promise<void>;
     /** True once drain() started: readiness turns 503 so a load balancer stops sending. */
     isDraining(): boolean;
+    /**
+     * Called when drain() starts: responses that never end by themselves (the live stream) end
+     * then, instead of holding the drain for its whole `maxMs`.
+     */
+    onDrain(listener: () => void): void;
   }
 }
 
 export const RESTARTING_MESSAGE = 'The server is restarting. Please try again in a moment.';
 
 /**
- * Shutdown in two steps (R7). Fastify's close() stops listening at once, so a client that comes
- * during the drain would find the door shut (connection refused) or, on a keep-alive connection,
- * be dropped without an answer. While draining, the server keeps listening: new requests get a
- * 503 with Retry-After, and every answer says "Connection: close" so clients reconnect.
+ * Shutdown in two steps (reliability test R7). Fastify's close() stops listening at once, so a
+ * client that comes during the drain would find the door shut (connection refused) or, on a
+ * keep-alive connection, be dropped without an answer. While draining, the server keeps listening:
+ * new requests get a 503 with Retry-After, and every answer says "Connection: close" so clients
+ * reconnect.
  */
 export function registerDrain(app: FastifyInstance) {
   let draining = false;
   let inFlight = 0;
   let onIdle: (() => void) | undefined;
+  const drainListeners: (() => void)[] = [];
   const counted = new WeakSet<FastifyRequest>();
 
   const done = (request: FastifyRequest) => {
@@ -61,8 +68,12 @@ export function registerDrain(app: FastifyInstance) {
   });
 
   app.decorate('isDraining', () => draining);
+  app.decorate('onDrain', (listener: () => void) => {
+    drainListeners.push(listener);
+  });
   app.decorate('drain', (maxMs: number) => {
     draining = true;
+    for (const listener of drainListeners) listener();
     if (inFlight === 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, maxMs);

@@ -1,8 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ApiError } from '../../shared/schemas/api';
+import type { ApiError } from '@shared/schemas/api';
 import { HttpError, validationError } from '../lib/http-error';
+import { StorageUnavailable } from '../storage/object-storage';
 
 /** Fastify's own 4xx codes, in words a person understands. */
 const FASTIFY_MESSAGES: Record<string, string> = {
@@ -14,7 +15,9 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_TYPE: 'Unsupported content type: send JSON (application/json).',
 };
 
-/** Errors from the database driver when the database cannot be reached: the service is unavailable. */
+/**
+ * Errors from the database driver when the database cannot be reached: the service is unavailable.
+ */
 function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string; cause?: unknown } | undefined;
   if (!e) return false;
@@ -52,7 +55,7 @@ const DRAIN_MAX_MS = 10_000;
 /**
  * Answering 413 while the client is still sending, then closing (Fastify sets Connection: close),
  * makes the kernel reset the connection on the unread bytes: the client sees ECONNRESET/EPIPE
- * instead of the 413 and its message (issue 9.9). So the rest of the body is read and discarded
+ * instead of the 413 and its message. So the rest of the body is read and discarded
  * first, up to 16 MB or 10 s; a client sending more than that gets the answer and the reset.
  */
 function drainThen(raw: IncomingMessage, send: () => void) {
@@ -124,6 +127,14 @@ export function registerErrorHandler(app: FastifyInstance) {
         return reply;
       }
       return sendError(reply, status, body);
+    }
+    // Before the database test: the SDK's cause (ECONNREFUSED) would read as a database outage.
+    if (err instanceof StorageUnavailable) {
+      request.log.error({ err }, 'object storage unavailable');
+      reply.header('Retry-After', '5');
+      return sendError(reply, 503, {
+        message: 'The photo storage is briefly unavailable. Please try again in a moment.',
+      });
     }
     if (isDatabaseUnavailable(err)) {
       request.log.error({ err }, 'database unavailable');

@@ -35,7 +35,7 @@ export function securityHeaders(options: Readonly<HelmetOptions>): Record<string
 
 export async function registerSecurity(
   app: FastifyInstance,
-  opts: { publicUrl?: string; hstsMaxAge?: number },
+  opts: { publicUrl?: string; hstsMaxAge?: number; uploadOrigins?: string[] },
 ) {
   const headers = securityHeaders({
     contentSecurityPolicy: {
@@ -45,7 +45,7 @@ export async function registerSecurity(
         // Radix and Uppy set inline style attributes (positioning); no inline <style> or script.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...(opts.uploadOrigins ?? [])],
         fontSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -56,7 +56,7 @@ export async function registerSecurity(
     },
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    // Only when the site's address is https (issue 9.8). Not includeSubDomains: other hosts of
+    // Only when the site's address is https. Not includeSubDomains: other hosts of
     // the organisation's domain may still be plain http.
     strictTransportSecurity: opts.hstsMaxAge
       ? { maxAge: opts.hstsMaxAge, includeSubDomains: false }
@@ -73,10 +73,10 @@ export async function registerSecurity(
 /** Why a request is refused before routing, or undefined when it may go on. */
 function rejection(request: FastifyRequest, publicUrl: string | undefined): HttpError | undefined {
   /**
-   * CSRF: a state-changing call must come from our own pages. Browsers send Origin on
-   * cross-origin POST/PUT/PATCH/DELETE and Sec-Fetch-Site on every request. Checked on every
-   * unsafe method whatever the path: the router decodes the path, so a test of the raw URL
-   * (`/%61pi/...` is `/api/...`) let encoded spellings through (issue 9.2).
+   * CSRF: a state-changing call must come from our own pages. Browsers send Origin on cross-origin
+   * POST/PUT/PATCH/DELETE and Sec-Fetch-Site on every request. Checked on every unsafe method
+   * whatever the path: the router decodes the path, so a test of the raw URL (`/%61pi/...` is
+   * `/api/...`) let encoded spellings through (docs/decisions/008-security-review-fixes.md).
    */
   if (MUTATING.has(request.method)) {
     const fetchSite = request.headers['sec-fetch-site'];

@@ -1,20 +1,39 @@
 import fastifyStatic from '@fastify/static';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { pathToFileURL } from 'node:url';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { InitialData } from '../../shared/api-types';
-import { EMBEDDED_UPDATES, RECENT_PLEDGES_LIMIT } from '../../shared/constants';
+import type { InitialData, ServerRenderer } from '@shared/api-types';
+import { EMBEDDED_UPDATES, RECENT_PLEDGES_LIMIT } from '@shared/constants';
+import type { DonorPledgeView } from '@shared/schemas/email';
 import type { AppContext } from '../context';
-import { pledgeForLink } from '../modules/email/routes';
-import { sendCached } from '../read-model/cached-body';
+import { donorView, pledgeForLink } from '../modules/email/routes';
+import { SHARE_META_PLACEHOLDER, shareMetaTags } from '../modules/share/meta';
+import { siteBaseUrl } from '../lib/site-url';
+import { CachedBody, sendCached } from '../read-model/cached-body';
 
-/** Routes of the client app (SPEC 2); any other path gets the app with status 404. */
+/**
+ * Routes of the client app (docs/decisions/010-product-rules.md); any other path gets the app with
+ * status 404.
+ */
 const APP_ROUTES = new Set(['/', '/payment-instructions', '/admin']);
+/**
+ * The pages rendered on the server (docs/decisions/017-server-rendering.md). The thank-you and
+ * admin pages are not: they read the tab's own storage or admin-only data, and come after a
+ * pledge or a login, never as a first visit.
+ */
+const SERVER_RENDERED = new Set(['/']);
 const HTML_TYPE = 'text/html; charset=utf-8';
-const PLACEHOLDER = '<!--initial-data-->';
+const DATA_PLACEHOLDER = '<!--initial-data-->';
+const ROOT_PLACEHOLDER = '<!--app-html-->';
+/**
+ * The rendered HTML says "5 minutes ago": rebuilt at least this often even when nothing changes,
+ * as often as the page's own clock ticks once it runs.
+ */
+const HTML_MAX_AGE_MS = 60_000;
 
-const FALLBACK_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Relief pledge</title></head><body><div id="root"></div>${PLACEHOLDER}<p>The client has not been built: run npm run build.</p></body></html>`;
+const FALLBACK_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Relief pledge</title></head><body><div id="root">${ROOT_PLACEHOLDER}</div>${DATA_PLACEHOLDER}<p>The client has not been built: run npm run build.</p></body></html>`;
 
 /** JSON inside a script tag: "<" escaped so a donor's name can never close the tag. */
 export function embedJson(data: unknown): string {
@@ -27,10 +46,37 @@ export function embedJson(data: unknown): string {
   return `<script type="application/json" id="initial-data">${json}</script>`;
 }
 
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The server-side renderer built by `npm run build:ssr`. Without it (tests or development before a
+ * build) the pages are served as before, with an empty root that the browser renders.
+ */
+async function loadRenderer(
+  file: string,
+  log: FastifyBaseLogger,
+): Promise<ServerRenderer | undefined> {
+  if (!existsSync(file)) return undefined;
+  try {
+    const { renderer } = (await import(pathToFileURL(file).href)) as { renderer: ServerRenderer };
+    await renderer.prepare();
+    return renderer;
+  } catch (err) {
+    // The site still works, rendered by the browser: a broken renderer must not stop the server.
+    log.error({ err }, 'server-side renderer failed to load; pages render in the browser only');
+    return undefined;
+  }
+}
+
 export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clientDir: string }) {
   const { clientDir, snapshot, config } = ctx;
   const indexFile = path.join(clientDir, 'index.html');
   const template = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : FALLBACK_HTML;
+  const renderer = await loadRenderer(
+    path.resolve(clientDir, '..', 'ssr', 'entry-server.js'),
+    app.log,
+  );
 
   if (existsSync(clientDir)) {
     await app.register(fastifyStatic, {
@@ -47,24 +93,77 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
     });
   }
 
-  // The first screen's data travels inside the HTML: no request chain before it renders.
-  function html(isAuthenticated: boolean) {
-    return snapshot.body(isAuthenticated ? 'html:admin' : 'html', HTML_TYPE, () => {
-      const data: InitialData = {
-        isAuthenticated,
-        campaign: config.campaign,
-        progress: snapshot.progress(),
-        pledges: snapshot.recentPledges(RECENT_PLEDGES_LIMIT),
-        updates: snapshot.deliveryUpdates().slice(0, EMBEDDED_UPDATES),
-      };
-      return template.replace(PLACEHOLDER, embedJson(data));
-    });
+  function initialData(isAuthenticated: boolean): InitialData {
+    return {
+      isAuthenticated,
+      campaign: config.campaign,
+      progress: snapshot.progress(),
+      pledges: snapshot.recentPledges(RECENT_PLEDGES_LIMIT),
+      updates: snapshot.deliveryUpdates().slice(0, EMBEDDED_UPDATES),
+      renderedAt: new Date().toISOString(),
+    };
   }
 
-  function sendApp(request: FastifyRequest, reply: FastifyReply, status: number) {
+  /**
+   * The page: the first screen's data inside (no request chain before it renders) and, for the
+   * server-rendered pages, the first screen's markup in #root, hydrated by the browser.
+   */
+  function page(pathname: string, search: string, data: InitialData, render: boolean): string {
+    let appHtml = '';
+    let title: string | undefined;
+    if (render && renderer) {
+      try {
+        ({ html: appHtml, title } = renderer.render({ pathname, search, data }));
+      } catch (err) {
+        // Served as a browser-rendered page instead: the visitor still gets the site.
+        app.log.error({ err, pathname }, 'server-side rendering failed');
+      }
+    }
+    // Replacement functions, not strings: in a string "$'" or "$&" (a donor may type them in a
+    // name) would paste parts of the template into the page.
+    let html = template
+      .replace(ROOT_PLACEHOLDER, () => appHtml)
+      .replace(DATA_PLACEHOLDER, () => embedJson(data))
+      .replace(SHARE_META_PLACEHOLDER, () =>
+        shareMetaTags(config.campaign, data.progress, siteBaseUrl(config)),
+      );
+    if (title)
+      html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`);
+    return html;
+  }
+
+  /** A route's page, cached per snapshot version, per admin or public (and re-rendered each minute). */
+  function cachedPage(route: string, isAuthenticated: boolean): CachedBody {
+    const notFound = route === '404';
+    return snapshot.body(
+      `html:${route}:${isAuthenticated ? 'admin' : 'public'}`,
+      HTML_TYPE,
+      () => {
+        const data = initialData(isAuthenticated);
+        if (notFound) data.notFound = true;
+        // Every unknown address shows the same 404 page: one rendering serves them all.
+        return page(notFound ? '/404' : route, '', data, notFound || SERVER_RENDERED.has(route));
+      },
+      HTML_MAX_AGE_MS,
+    );
+  }
+
+  function sendPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    body: CachedBody,
+  ) {
     // Not cached by shared caches: it carries live campaign numbers.
     reply.code(status).header('Cache-Control', 'private, no-cache');
-    return sendCached(request, reply, html(request.isAdmin));
+    return sendCached(request, reply, body);
+  }
+
+  /** The donor's status page, rendered for this request only: it is their pledge, not a shared page. */
+  function statusPage(request: FastifyRequest, pledge: DonorPledgeView): CachedBody {
+    const [pathname, query = ''] = request.url.split('?', 2) as [string, string?];
+    const data: InitialData = { ...initialData(request.isAdmin), pledgeStatus: pledge };
+    return new CachedBody(page(pathname, query ? `?${query}` : '', data, true), HTML_TYPE);
   }
 
   for (const route of APP_ROUTES) {
@@ -78,18 +177,19 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
         schema: {
           response: {
             200: {
-              description: "The client app, with the first screen's data inside",
+              description: "The client app, with the first screen's data (and markup) inside",
               content: { 'text/html': { schema: z.string() } },
             },
           },
         },
       },
-      (request, reply) => sendApp(request, reply, 200),
+      (request, reply) => sendPage(request, reply, 200, cachedPage(route, request.isAdmin)),
     );
   }
 
-  // The donor's status page (issue 12): the app with 200 only for a valid link; a wrong or missing
-  // token gets exactly what an unknown path gets (404 and the app, which shows its 404 page).
+  // The donor's status page (docs/decisions/014-email-outbox.md): the app with 200 only for a valid
+  // link; a wrong or missing token gets exactly what an unknown path gets (404 and the app, which
+  // shows its 404 page).
   app.get(
     '/pledge/:id',
     {
@@ -114,7 +214,13 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
       const found = await pledgeForLink(ctx.db, id, (request.query as { t?: unknown }).t);
       // The token is in this page's URL: never sent on to other sites.
       reply.header('Referrer-Policy', 'no-referrer');
-      return sendApp(request, reply, found ? 200 : 404);
+      if (!found) return sendPage(request, reply, 404, cachedPage('404', request.isAdmin));
+      return sendPage(
+        request,
+        reply,
+        200,
+        statusPage(request, donorView(found.pledge, found.link)),
+      );
     },
   );
 
@@ -127,6 +233,6 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
     ) {
       return reply.code(404).send({ message: `Not found: ${request.method} ${url}` });
     }
-    return sendApp(request, reply, 404);
+    return sendPage(request, reply, 404, cachedPage('404', request.isAdmin));
   });
 }

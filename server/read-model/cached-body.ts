@@ -16,6 +16,8 @@ const gzipAsync = promisify(gzip);
  */
 export class CachedBody {
   readonly raw: Buffer;
+  /** When it was built (ms since the epoch): a body with time-dependent text may expire. */
+  readonly builtAt = Date.now();
   private gzipped: Buffer | undefined;
   private brotli: Buffer | undefined;
 

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Progress } from '../../shared/schemas/progress';
-import type { PublicPledge } from '../../shared/schemas/pledge';
+import type { Progress } from '@shared/schemas/progress';
+import type { PublicPledge } from '@shared/schemas/pledge';
 import {
   createTestDatabase,
   startTestApp,

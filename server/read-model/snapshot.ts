@@ -1,7 +1,7 @@
-import { PUBLIC_PLEDGES_MAX, RECENT_PLEDGES_LIMIT } from '../../shared/constants';
-import type { PledgeStats, PublicPledge } from '../../shared/schemas/pledge';
-import type { Progress } from '../../shared/schemas/progress';
-import type { DeliveryUpdate } from '../../shared/schemas/update';
+import { PUBLIC_PLEDGES_MAX, RECENT_PLEDGES_LIMIT } from '@shared/constants';
+import type { PledgeStats, PublicPledge } from '@shared/schemas/pledge';
+import type { Progress } from '@shared/schemas/progress';
+import type { DeliveryUpdate } from '@shared/schemas/update';
 import { CachedBody } from './cached-body';
 import { SharedExclusiveLock } from './shared-exclusive-lock';
 
@@ -57,7 +57,8 @@ function newestFirst(a: RecentPledge, b: RecentPledge): number {
 export const SNAPSHOT_RECENT = PUBLIC_PLEDGES_MAX;
 
 /**
- * The public state of the campaign, held in memory so public reads cost no SQL (issue 6).
+ * The public state of the campaign, held in memory so public reads cost no SQL (see
+ * docs/decisions/004-in-memory-snapshot.md).
  *
  * It stays exact: every write of this process goes through `write()`, which runs the SQL and then
  * applies the change under one lock, so a reload can never interleave with an increment. The
@@ -89,8 +90,11 @@ export class CampaignSnapshot {
   private retrying = false;
   /** Response bodies, rebuilt lazily after a change. */
   private cache = new Map<string, CachedBody>();
-  /** Listeners told after every change (e.g. NOTIFY to other instances). */
+  /** Told after every write of this process (NOTIFY to other instances); not after reloads. */
   onChange: (() => void) | undefined;
+  /** Told after every change of the public state, reloads included (the live stream). */
+  private readonly watchers = new Set<() => void>();
+  private changes = 0;
 
   constructor(private readonly loader: ReadModelLoader) {}
 
@@ -134,10 +138,34 @@ export class CampaignSnapshot {
     return this.updates;
   }
 
-  /** A response body computed once per change, for the hot public endpoints (see sendCached). */
-  body(key: string, contentType: string, build: () => string): CachedBody {
+  /** Counts changes of the public state: equal versions, equal bodies. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /**
+   * Calls `listener` after every change, whether written here or reloaded (another instance's
+   * write). It runs inside the snapshot's lock: it must only schedule work. Returns the unsubscribe.
+   */
+  watch(listener: () => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
+  /** Every change ends here: cached bodies are stale, watchers are told. */
+  private changed(): void {
+    this.cache.clear();
+    this.changes += 1;
+    for (const listener of this.watchers) listener();
+  }
+
+  /**
+   * A response body computed once per change, for the hot public endpoints (see sendCached).
+   * With `maxAgeMs`, also rebuilt when older than that (the HTML's "5 minutes ago").
+   */
+  body(key: string, contentType: string, build: () => string, maxAgeMs?: number): CachedBody {
     let body = this.cache.get(key);
-    if (body === undefined) {
+    if (body === undefined || (maxAgeMs !== undefined && Date.now() - body.builtAt > maxAgeMs)) {
       body = new CachedBody(build(), contentType);
       this.cache.set(key, body);
     }
@@ -160,9 +188,10 @@ export class CampaignSnapshot {
   async write<T>(run: () => Promise<T>, apply?: (result: T) => void): Promise<T> {
     const result = await this.lock.runExclusive(async () => {
       const r = await run();
-      if (apply) apply(r);
-      else await this.loadUnlocked();
-      this.cache.clear();
+      if (apply) {
+        apply(r);
+        this.changed();
+      } else await this.loadUnlocked(); // which ends in changed()
       return r;
     });
     this.afterChange();
@@ -177,7 +206,7 @@ export class CampaignSnapshot {
     const result = await this.lock.runShared(async () => {
       const r = await run();
       apply(r);
-      this.cache.clear();
+      this.changed();
       return r;
     });
     this.afterChange();
@@ -245,6 +274,6 @@ export class CampaignSnapshot {
     this.progressUpdatedAt = progressRow.updatedAt;
     this.recent = recentRows;
     this.updates = updateRows;
-    this.cache.clear();
+    this.changed();
   }
 }

@@ -1,30 +1,27 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { IMAGE_WIDTHS, type EncodedImage, type ImageWidth } from './image';
-
-const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export interface StoredMeta {
-  width: number;
-  height: number;
-}
-
-/**
- * Leftovers of other instances are removed only once this old: several instances over one
- * PostgreSQL share DATA_DIR/uploads, and a fresh .tmp-* folder may be another instance's upload
- * being written right now (R9). An upload URL lives 15 minutes, so its single-use marker is
- * useless after that too.
- */
-export const LEFTOVER_AGE_MS = 60 * 60_000;
+import {
+  LEFTOVER_AGE_MS,
+  OBJECT_ID as ID,
+  type ImageRestore,
+  type ObjectStorage,
+  type StoredMeta,
+} from './object-storage';
 
 /**
  * Uploaded images on local disk, under DATA_DIR/uploads/<uuid>/<width>.webp.
  * A folder appears by one rename, so a crash never leaves a half-written object that could be
  * referenced; leftovers of interrupted uploads (.tmp-*) and spent single-use markers are swept.
  */
-export class LocalObjectStorage {
+export class LocalObjectStorage implements ObjectStorage {
+  readonly kind = 'local' as const;
+  readonly direct = undefined;
   constructor(private readonly root: string) {}
+
+  close(): void {}
 
   /**
    * `exclusive`: this process alone uses the folder (PGlite locks DATA_DIR), so every .tmp-* at
@@ -35,7 +32,11 @@ export class LocalObjectStorage {
     await this.sweep(exclusive ? 0 : LEFTOVER_AGE_MS);
   }
 
-  /** Removes .tmp-* folders older than `tmpAgeMs` and single-use markers past the URL's life. */
+  /**
+   * Removes .tmp-* folders older than `tmpAgeMs` and single-use markers past the URL's life.
+   * Several instances over one PostgreSQL may share DATA_DIR/uploads: a fresh .tmp-* folder may be
+   * another instance's upload being written right now.
+   */
   async sweep(tmpAgeMs = LEFTOVER_AGE_MS, now = Date.now()): Promise<void> {
     for (const name of await readdir(this.root)) {
       const tmp = name.startsWith('.tmp-');
@@ -135,5 +136,47 @@ export class LocalObjectStorage {
     } catch {
       return undefined;
     }
+  }
+
+  /** Files of the image store, except uploads being written (.tmp-*) and spent markers. */
+  async listFiles(): Promise<string[]> {
+    if (!existsSync(this.root)) return [];
+    const out: string[] = [];
+    const walk = async (dir: string) => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        if (entry.name.startsWith('.tmp-') || entry.name.endsWith('.claimed')) continue;
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (entry.isFile()) out.push(path.relative(this.root, full).split(path.sep).join('/'));
+      }
+    };
+    await walk(this.root);
+    return out.sort();
+  }
+
+  async readFile(name: string): Promise<Buffer | undefined> {
+    return readFile(path.join(this.root, name)).catch(() => undefined);
+  }
+
+  /** Files go to a folder beside the live one, swapped in by two renames at commit. */
+  async beginRestore(): Promise<ImageRestore> {
+    const root = this.root;
+    const staging = `${root}.restoring-${process.pid}`;
+    await rm(staging, { recursive: true, force: true });
+    await mkdir(staging, { recursive: true });
+    return {
+      async write(name, data) {
+        const target = path.join(staging, name);
+        await mkdir(path.dirname(target), { recursive: true });
+        await writeFile(target, data);
+      },
+      async commit() {
+        const old = `${root}.replaced-${process.pid}`;
+        if (existsSync(root)) await rename(root, old);
+        await rename(staging, root);
+        await rm(old, { recursive: true, force: true });
+      },
+      abort: () => rm(staging, { recursive: true, force: true }),
+    };
   }
 }

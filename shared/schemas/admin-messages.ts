@@ -1,6 +1,6 @@
 /**
- * The admin texts of SPEC 5 and 8, without zod: the public bundle needs "Session Expired" but not
- * the schemas (zod would add ~60 KB gzipped to the home page).
+ * The admin texts (fixed product wording), without zod: the public bundle needs "Session Expired"
+ * but not the schemas (zod would add ~60 KB gzipped to the home page).
  */
 export const ADMIN_MESSAGES = {
   passwordRequired: 'Password is required',

@@ -7,6 +7,5 @@ export const loginSchema = z.object({
     .min(1, { error: ADMIN_MESSAGES.passwordRequired })
     .max(4096, { error: ADMIN_MESSAGES.invalidPassword }),
 });
-export type LoginInput = z.infer<typeof loginSchema>;
 
 export { ADMIN_MESSAGES } from './admin-messages';

@@ -39,8 +39,22 @@ export const notReadySchema = z.object({
   problems: z.array(z.string()),
 });
 
+/**
+ * POST /api/objects/upload's optional body: the file's size in bytes. With object storage the
+ * presigned URL is signed for exactly that length, so the bucket refuses anything bigger.
+ * Nullish: Fastify hands a missing body to the validator as null.
+ */
+export const uploadRequestSchema = z.object({ size: z.number().int().min(0).optional() }).nullish();
+
 /** POST /api/objects/upload: a signed, short-lived URL for one PUT of the image bytes. */
-export const uploadUrlSchema = z.object({ uploadURL: z.string() });
+export const uploadUrlSchema = z.object({
+  uploadURL: z.string(),
+  /**
+   * Only with object storage (docs/decisions/015-object-storage.md): uploadURL is the bucket's
+   * presigned URL, and after the PUT the browser POSTs here to have the image checked and stored.
+   */
+  completeURL: z.string().optional(),
+});
 export type UploadUrlResponse = z.infer<typeof uploadUrlSchema>;
 
 /** PUT of the image bytes: where the stored image is, and its size. */
@@ -50,3 +64,4 @@ export const uploadedImageSchema = z.object({
   width: z.number().int(),
   height: z.number().int(),
 });
+export type UploadedImage = z.infer<typeof uploadedImageSchema>;

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Every admin action the audit log records (issue 11), with the words the Activity tab shows. */
+/**
+ * Every admin action the audit log records (docs/decisions/013-statement-matching.md), with the
+ * words the Activity tab shows.
+ */
 export const AUDIT_ACTIONS = {
   'admin.login': 'Logged in',
   'admin.logout': 'Logged out',
@@ -55,4 +58,3 @@ export const auditQuerySchema = z.object({
     .default(50),
   before: z.iso.datetime({ error: 'before must be an ISO date-time' }).optional(),
 });
-export type AuditQuery = z.output<typeof auditQuerySchema>;

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { DEFAULT_REFERENCE_PREFIX, REFERENCE_PREFIX_PATTERN } from '../payment-reference';
 
 /**
- * Everything a charity changes without touching code (DECISIONS 14).
- * Loaded from config/campaign.json (or CAMPAIGN_CONFIG) and validated at start-up.
+ * Everything a charity changes without touching code (product rule,
+ * docs/decisions/010-product-rules.md). Loaded from config/campaign.json (or CAMPAIGN_CONFIG) and
+ * validated at start-up.
  */
 const text = z.string().trim().min(1);
 const link = z.url({ protocol: /^https?$/ });
@@ -47,7 +48,10 @@ export const campaignSchema = z.object({
     jmdTransfer: bankAccount,
     confirmationEmail: z.email(),
     operationName: text,
-    /** First part of every payment reference, e.g. MRJ in MRJ-7K4Q-2 (issue 11). */
+    /**
+     * First part of every payment reference, e.g. MRJ in MRJ-7K4Q-2
+     * (docs/decisions/012-payment-reference.md).
+     */
     referencePrefix: z
       .string()
       .regex(REFERENCE_PREFIX_PATTERN, 'referencePrefix must be 2 to 5 capital letters')

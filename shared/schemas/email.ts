@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../constants';
 
-/** The donor's own view of a pledge on the status page (issue 12): never the e-mail address. */
+/**
+ * The donor's own view of a pledge on the status page (docs/decisions/014-email-outbox.md): never
+ * the e-mail address.
+ */
 export const donorPledgeViewSchema = z.object({
   id: z.uuid(),
   name: z.string(),
@@ -9,7 +12,7 @@ export const donorPledgeViewSchema = z.object({
   currency: z.enum(CURRENCIES),
   containers: z.number().int(),
   createdAt: z.iso.datetime(),
-  /** pending, part-paid or paid (shared/received.ts, issue 11). */
+  /** pending, part-paid or paid (shared/received.ts). */
   status: z.enum(['pending', 'part-paid', 'paid']),
   reference: z.string(),
   amountReceived: z.number().int().nullable(),

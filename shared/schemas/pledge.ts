@@ -39,14 +39,17 @@ export const pledgeCreateSchema = z.object({
   amount: pledgeAmount,
   currency: currencySchema.default('USD'),
   isAnonymous: z.boolean({ error: 'isAnonymous must be true or false' }).default(false),
-  /** Honeypot: a hidden field people never fill in (DECISIONS 11). */
+  /** Honeypot: a hidden field people never fill in, so naive bots give themselves away. */
   website: z.string().max(500).optional(),
 });
 export type PledgeCreateInput = z.input<typeof pledgeCreateSchema>;
 export type PledgeCreate = z.output<typeof pledgeCreateSchema>;
 
 const RECEIVED_MESSAGE = 'Amount received must be a whole number of at least 1';
-/** What arrived (issue 11): up to a largest pledge paid in the dearer-unit currency. */
+/**
+ * What arrived (docs/decisions/013-statement-matching.md): up to a largest pledge paid in the
+ * dearer-unit currency.
+ */
 export const amountReceivedSchema = z
   .number({ error: RECEIVED_MESSAGE })
   .min(1, { error: RECEIVED_MESSAGE })
@@ -69,7 +72,7 @@ export const pledgeEditSchema = z.object({
       name: pledgeName.optional(),
       email: pledgeEmail.optional(),
       amount: pledgeEditAmount.optional(),
-      /** Added by issue 11: only for a confirmed pledge (a later instalment, a correction). */
+      /** Only for a confirmed pledge (a later instalment, a correction). */
       amountReceived: amountReceivedSchema.optional(),
       currencyReceived: currencySchema.optional(),
     },
@@ -78,7 +81,9 @@ export const pledgeEditSchema = z.object({
 });
 export type PledgeEdit = z.infer<typeof pledgeEditSchema>;
 
-/** What anyone may see of a pledge: no e-mail, and "Anonymous" instead of an anonymous donor's name. */
+/**
+ * What anyone may see of a pledge: no e-mail, and "Anonymous" instead of an anonymous donor's name.
+ */
 export const publicPledgeSchema = z.object({
   id: z.uuid(),
   name: z.string(),
@@ -108,16 +113,22 @@ export const adminPledgeSchema = publicPledgeSchema.extend({
   email: z.string(),
   isPaid: z.boolean(),
   paymentConfirmedAt: z.iso.datetime().nullable(),
-  /** Payment reference, e.g. MRJ-7K4Q-2 (issue 11): admins, and the donor in the POST answer. */
+  /**
+   * Payment reference, e.g. MRJ-7K4Q-2 (docs/decisions/012-payment-reference.md): admins, and the
+   * donor in the POST answer.
+   */
   reference: z.string(),
-  /** What arrived, recorded at confirmation (issue 11): null while pending. */
+  /** What arrived, recorded at confirmation: null while pending. */
   amountReceived: z.number().int().nullable(),
   currencyReceived: currencySchema.nullable(),
   /** Still owed in the pledge's currency: the amount while pending, 0 once fully paid. */
   outstandingAmount: z.number(),
   /** "pending", "part-paid" or "paid": isPaid stays true for a part payment. */
   paymentState: z.enum(['pending', 'part-paid', 'paid']),
-  /** The admin table: when the donor pressed "I've sent the transfer" (issue 12). */
+  /**
+   * The admin table: when the donor pressed "I've sent the transfer"
+   * (docs/decisions/014-email-outbox.md).
+   */
   donorSaysSentAt: z.iso.datetime().nullable().optional(),
 });
 export type AdminPledge = z.infer<typeof adminPledgeSchema>;
@@ -126,7 +137,7 @@ export type AdminPledge = z.infer<typeof adminPledgeSchema>;
 export const createdPledgeSchema = publicPledgeSchema.extend({
   isPaid: z.boolean(),
   reference: z.string(),
-  /** The donor's status page, /pledge/{id}?t={token} (issue 12). */
+  /** The donor's status page, /pledge/{id}?t={token} (docs/decisions/014-email-outbox.md). */
   statusUrl: z.string(),
 });
 export type CreatedPledge = z.infer<typeof createdPledgeSchema>;
@@ -165,7 +176,7 @@ export const pledgeStatsSchema = z.object({
   pendingPledges: z.number().int(),
   totalUSD: z.number(),
   totalJMD: z.number(),
-  /** Money that arrived, per currency received (issue 11). */
+  /** Money that arrived, per currency received. */
   receivedUSD: z.number(),
   receivedJMD: z.number(),
 });
@@ -192,4 +203,3 @@ export const pledgeConfirmSchema = z
   })
   .nullish()
   .transform((v) => v ?? {});
-export type PledgeConfirm = z.output<typeof pledgeConfirmSchema>;

@@ -3,7 +3,7 @@ import { ADJUSTMENT_LIMIT, GOAL_MAX } from '../constants';
 
 const ADJ_MESSAGE = 'Manual adjustment must be an integer';
 
-/** PUT /api/progress: replaces the stored adjustment (DECISIONS 5). */
+/** PUT /api/progress: replaces the stored adjustment, it does not add to it (product rule). */
 export const progressUpdateSchema = z.object({
   manualAdjustment: z
     .number({ error: ADJ_MESSAGE })
@@ -21,13 +21,18 @@ export const progressUpdateSchema = z.object({
 export type ProgressUpdate = z.infer<typeof progressUpdateSchema>;
 
 export const progressSchema = z.object({
-  /** Containers pledged (pending and paid) + manualAdjustment (DECISIONS 2). */
+  /**
+   * Containers pledged (pending and paid) + manualAdjustment (product rule,
+   * docs/decisions/010-product-rules.md).
+   */
   currentAmount: z.number().int(),
   manualAdjustment: z.number().int(),
   goalAmount: z.number().int(),
   /** Containers of paid pledges only. */
   confirmedAmount: z.number().int(),
-  /** Distinct donors by e-mail, case-insensitive (DECISIONS 3). */
+  /**
+   * Distinct donors by e-mail, case-insensitive (see docs/decisions/008-security-review-fixes.md).
+   */
   donorCount: z.number().int(),
   pledgeCount: z.number().int(),
   updatedAt: z.iso.datetime(),

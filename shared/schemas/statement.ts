@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { currencySchema } from './pledge';
 
-/** The largest statement file accepted (issue 11). */
+/** The largest statement file accepted: bounds what one upload costs to decode and parse. */
 export const STATEMENT_MAX_BYTES = 5 * 1024 * 1024;
 
 const column = z.string().trim().min(1).max(200);
@@ -83,7 +83,6 @@ export const proposedPledgeSchema = z.object({
   paymentState: z.enum(['pending', 'part-paid', 'paid']),
   outstandingAmount: z.number(),
 });
-export type ProposedPledge = z.infer<typeof proposedPledgeSchema>;
 
 export const reviewLineSchema = z.object({
   id: z.string(),

@@ -5,7 +5,7 @@ import { humanText } from './text';
 const COUNT_MESSAGE = 'Container count must be at least 1';
 export const NO_CHANGES_MESSAGE = 'No changes detected. Please modify at least one field.';
 
-/** A real calendar date: 2025-02-30 is refused (DECISIONS 12). */
+/** A real calendar date: 2025-02-30 is refused (product rule). */
 export function isCalendarDate(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (!m) return false;

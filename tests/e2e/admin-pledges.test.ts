@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { containersFor } from '../../shared/containers';
+import { containersFor } from '@shared/containers';
 import { createPledge, screenshot, type PledgeSeed } from './support/admin-api';
 import { dialog, header, waitForToast } from './support/admin-ui';
 import { DESKTOP, PHONE, loginThroughUi, seriousA11yViolations, useSite } from './support/browser';

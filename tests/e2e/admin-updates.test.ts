@@ -2,7 +2,7 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures';
 import { adminCookie, createUpdate, screenshot } from './support/admin-api';
-import { dialog, header, waitForToast } from './support/admin-ui';
+import { dialog, header, uploadThroughUppy, waitForToast } from './support/admin-ui';
 import { loginThroughUi, seriousA11yViolations, useSite } from './support/browser';
 import { type RunningServer } from './support/server';
 
@@ -27,21 +27,6 @@ useSite({}, async (site) => {
 
 const uppyRequested = () => requests.some((r) => /upload-dashboard/.test(r.url()));
 const updatesSection = () => page.getByRole('region', { name: 'Delivery Updates' });
-
-/** Opens the upload modal from a form dialog, picks a file and uploads it. */
-async function uploadThroughUppy(form: ReturnType<typeof dialog>, file: string, shot?: string) {
-  await form.getByTestId('button-upload-image').click();
-  const modal = dialog(page, 'Upload Image');
-  await modal.waitFor();
-  await modal.locator('.uppy-Dashboard-inner').waitFor();
-  await modal.locator('input.uppy-Dashboard-input').first().setInputFiles(file);
-  const upload = modal.getByRole('button', { name: 'Upload 1 file' });
-  await upload.waitFor();
-  if (shot) await screenshot(page, shot);
-  await upload.click();
-  // The modal closes by itself once the upload completes.
-  await modal.waitFor({ state: 'detached' });
-}
 
 describe('delivery updates', () => {
   it('keeps Uppy out of the page until an admin opens the upload modal', async () => {
@@ -96,7 +81,7 @@ describe('delivery updates', () => {
       if (r.method() === 'PUT') puts.push(r.url());
     };
     page.on('request', onRequest);
-    await uploadThroughUppy(form, fixturePath('delivery.png'), 'admin-upload-image-modal');
+    await uploadThroughUppy(page, form, fixturePath('delivery.png'), 'admin-upload-image-modal');
     page.off('request', onRequest);
     expect(uppyRequested()).toBe(true);
     await waitForToast(page, 'Image uploaded', 'Now add a caption and publish your update');
@@ -154,7 +139,7 @@ describe('delivery updates', () => {
   it('edits the update with a new image and sends only the changed fields', async () => {
     const form = dialog(page, 'Edit Delivery Update');
     const card = updatesSection().getByRole('listitem').filter({ hasText: RECIPIENT });
-    await uploadThroughUppy(form, fixturePath('delivery.jpg'));
+    await uploadThroughUppy(page, form, fixturePath('delivery.jpg'));
     await waitForToast(page, 'Image uploaded', 'New image will be used when you save.');
     await form.getByLabel('Container Count').fill('1500');
     const patch = page.waitForRequest((r) => r.method() === 'PATCH');
@@ -194,7 +179,8 @@ describe('delivery updates', () => {
     await header(page)
       .getByRole('link', { name: /Meals for Recovery/ })
       .click();
-    // The page was reloaded since the login, so admin controls start off (SPEC 4: on after login).
+    // The page was reloaded since the login, so admin controls start off (they switch on only at
+    // login).
     const toggle = header(page).getByRole('button', { name: 'Admin controls' });
     if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
     await page.getByRole('button', { name: `Edit update for ${RECIPIENT}` }).click();

@@ -14,10 +14,11 @@ import {
 import { startServer, type RunningServer } from './support/server';
 
 /**
- * Issue 12: the donor's status page. A pledge made in the browser leads from the thank-you page
- * (and from the e-mail, written as an .eml file since no SMTP_URL is set) to /pledge/{id}?t=...;
- * a wrong or missing token shows the ordinary 404 page; "I've sent the transfer" shows in the
- * admin table as "Donor says sent", where the admin also sees the e-mails and can resend them.
+ * The donor's status page (docs/decisions/014-email-outbox.md). A pledge made in the browser leads
+ * from the thank-you page (and from the e-mail, written as an .eml file since no SMTP_URL is set)
+ * to /pledge/{id}?t=...; a wrong or missing token shows the ordinary 404 page; "I've sent the
+ * transfer" shows in the admin table as "Donor says sent", where the admin also sees the e-mails
+ * and can resend them.
  */
 let server: RunningServer;
 let page: Page;

@@ -2,14 +2,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseReference } from '../../shared/payment-reference';
+import { parseReference } from '@shared/payment-reference';
 import { loginThroughUi, openBrowser, skipLightbox } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 
 /**
- * Issue 11 end to end: a donor pledges and sees and copies the payment reference; an admin imports
- * a bank statement that carries it, reviews the proposed match, confirms the batch, sees the home
- * page's received part grow and the Activity tab list the confirmation.
+ * Reconciliation end to end (records 012 and 013): a donor pledges and sees and copies the payment
+ * reference; an admin imports a bank statement that carries it, reviews the proposed match,
+ * confirms the batch, sees the home page's received part grow and the Activity tab list the
+ * confirmation.
  */
 let server: RunningServer;
 let page: Page;

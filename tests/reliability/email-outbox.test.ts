@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSmtp, type TestSmtp } from '../helpers/smtp';
+import { startTestSmtp, type TestSmtp } from '../support/smtp';
 import { request } from '../support/http';
 import { sleep } from '../support/net';
 import { createTarget, type Target } from './support/target';
@@ -13,10 +13,10 @@ const mailEnv = (smtp: TestSmtp) => ({
 });
 
 /**
- * Issue 12: the app (`node dist/server.js`) is killed with SIGKILL after it acknowledged pledges
- * and before it sent their e-mails (the SMTP server accepts slowly, so most are still queued).
- * After a restart every pledge's e-mail arrives: none is lost; a message being sent at the kill
- * may arrive twice (same Message-ID), never more.
+ * The outbox (docs/decisions/014-email-outbox.md): the app (`node dist/server.js`) is killed with
+ * SIGKILL after it acknowledged pledges and before it sent their e-mails (the SMTP server accepts
+ * slowly, so most are still queued). After a restart every pledge's e-mail arrives: none is lost; a
+ * message being sent at the kill may arrive twice (same Message-ID), never more.
  */
 describe('e-mail outbox across kill -9', () => {
   let target: Target;
@@ -30,7 +30,8 @@ describe('e-mail outbox across kill -9', () => {
     await target?.dispose();
   });
 
-  // Two server starts, one after a kill -9 (PGlite recovers its data folder): slow on a busy machine.
+  // Two server starts, one after a kill -9 (PGlite recovers its data folder): slow on a busy
+  // machine.
   it(
     'delivers every acknowledged pledge’s instructions after a crash',
     { timeout: 90_000 },

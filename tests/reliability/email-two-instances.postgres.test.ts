@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSmtp, type TestSmtp } from '../helpers/smtp';
+import { startTestSmtp, type TestSmtp } from '../support/smtp';
 import { request } from '../support/http';
 import { sleep } from '../support/net';
 import { pool } from './support/load';
-import type { ServerProcess } from './support/server-process';
+import type { ServerProcess } from '../support/server-process';
 import { createTarget, type Target } from './support/target';
 
 const PLEDGES = 80;
 
 /**
- * Issue 12: two app instances (processes) over one PostgreSQL database, each with its own SMTP
- * server, so the test sees which instance sent what. Pledges go to both; every message must
- * arrive exactly once in all (FOR UPDATE SKIP LOCKED), and both instances must have sent some.
+ * The outbox (docs/decisions/014-email-outbox.md): two app instances (processes) over one
+ * PostgreSQL database, each with its own SMTP server, so the test sees which instance sent what.
+ * Pledges go to both; every message must arrive exactly once in all (FOR UPDATE SKIP LOCKED), and
+ * both instances must have sent some.
  */
 describe('e-mail with two instances over one PostgreSQL', () => {
   let target: Target;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containersFor } from '../../shared/containers';
+import { containersFor } from '@shared/containers';
 import { adminPledges as allPledges, login, progress } from '../support/api';
 import { request } from '../support/http';
 import { SOAK } from './support/load';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containersFor } from '../../shared/containers';
+import { containersFor } from '@shared/containers';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { adminPledges as allPledges, progress } from '../support/api';
 import { pool, SOAK } from './support/load';
@@ -55,7 +55,8 @@ describe(`R1 load: ${PLEDGES} concurrent pledges over ${CONNECTIONS} connections
 
     const containers = bodies.reduce((s, b) => s + containersFor(b.amount, b.currency), 0);
     const donors = new Set(bodies.map((b) => b.email.toLowerCase())).size;
-    // Nothing is confirmed here, so each pending pledge counts once (issue 9.5).
+    // Nothing is confirmed here, so each pending pledge counts once (see
+    // docs/decisions/008-security-review-fixes.md).
     const p = await progress(t.baseUrl);
     expect(p.currentAmount).toBe(containers + p.manualAdjustment);
     expect(p.pledgeCount).toBe(PLEDGES);

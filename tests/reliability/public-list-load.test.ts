@@ -11,9 +11,10 @@ const PLEDGES = 100_000;
 const PARALLEL_LISTS = 20;
 
 /**
- * Issue 9.1: with every pledge in the public list, 20 parallel lists of 100,000 pledges kept the
- * main thread busy for seconds and /api/progress waited 5 s. The timing under load is measured by
- * `npm run bench` (bench/scale.ts); here a generous bound that a regression would still break.
+ * Review finding 9.1 (docs/SECURITY.md): with every pledge in the public list, 20 parallel lists of
+ * 100,000 pledges kept the main thread busy for seconds and /api/progress waited 5 s. The timing
+ * under load is measured by `npm run bench` (bench/scale.ts); here a generous bound that a
+ * regression would still break.
  */
 describe(`9.1 ${PARALLEL_LISTS} parallel public lists at ${PLEDGES} pledges`, () => {
   let t: TestApp;

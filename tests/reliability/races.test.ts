@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containersFor } from '../../shared/containers';
+import { containersFor } from '@shared/containers';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { adminPledges as allPledges, progress } from '../support/api';
 import { request } from '../support/http';
 
-/** R2: requests racing for the same rows. On PostgreSQL they really run side by side (pool of 10). */
+/**
+ * R2: requests racing for the same rows. On PostgreSQL they really run side by side (pool of 10).
+ */
 describe('R2 races', () => {
   let t: TestApp;
   let cookie: string;
@@ -45,8 +47,8 @@ describe('R2 races', () => {
     const adj = Number((db as unknown as { rows: { adj: number }[] }).rows[0]!.adj);
     expect(p.manualAdjustment).toBe(adj);
     const containers = rows.reduce((s, r) => s + containersFor(r.amount, r.currency), 0);
-    // Confirmed progress counts the money received (issue 11): what was recorded at confirmation,
-    // which an edit of the pledged amount afterwards does not change.
+    // Confirmed progress counts the money received (docs/decisions/013-statement-matching.md): what
+    // was recorded at confirmation, which an edit of the pledged amount afterwards does not change.
     const confirmed = rows
       .filter((r) => r.isPaid)
       .reduce((s, r) => {

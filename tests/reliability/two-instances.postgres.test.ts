@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containersFor } from '../../shared/containers';
+import { containersFor } from '@shared/containers';
 import { samplePng } from '../fixtures';
 import { TEST_ADMIN_PASSWORD } from '../support/test-app';
 import { adminPledges as allPledges, login, progress } from '../support/api';

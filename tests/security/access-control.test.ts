@@ -12,7 +12,8 @@ const PUBLIC_WRITES = new Set([
   'POST /api/admin/login',
   'POST /api/admin/logout',
   'PUT /api/objects/uploads/:id',
-  // "I've sent the transfer": no session, but the status link's token (404 without it; issue 12).
+  // "I've sent the transfer": no session, but the status link's token (404 without it;
+  // docs/decisions/014-email-outbox.md).
   'POST /api/pledges/:id/sent',
 ]);
 /** Reads that expose admin data. */

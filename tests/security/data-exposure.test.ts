@@ -1,4 +1,4 @@
-import { PUBLIC_PLEDGE_KEYS } from '../../shared/schemas/pledge';
+import { PUBLIC_PLEDGE_KEYS } from '@shared/schemas/pledge';
 import { describe, expect, test } from '../support/fixtures';
 import { createPledge } from '../support/api';
 

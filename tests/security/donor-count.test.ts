@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { createPledge } from './support/http';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { createPledge } from '../support/api';
 
 const donorCount = async (t: TestApp) =>
   ((await (await t.request('/api/progress')).json()) as { donorCount: number }).donorCount;
 
 /**
- * Issue 9.5: donorCount counted the distinct e-mails of every pledge, so pledging with someone's
- * address and watching the count told whether that address had pledged before. It now counts
- * distinct e-mails over confirmed (paid) pledges plus each pending pledge once
- * (docs/decisions/008): a new pledge always adds one, whoever's address it carries.
+ * Review finding 9.5 (docs/SECURITY.md): donorCount counted the distinct e-mails of every pledge,
+ * so pledging with someone's address and watching the count told whether that address had pledged
+ * before. It now counts distinct e-mails over confirmed (paid) pledges plus each pending pledge
+ * once (docs/decisions/008): a new pledge always adds one, whoever's address it carries.
  */
 describe('9.5 the public donor count is not an e-mail oracle', () => {
   let t: TestApp;

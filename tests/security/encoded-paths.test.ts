@@ -7,8 +7,8 @@ import { adminPledge, createPledge, uploadUrl } from '../support/api';
 import { rawRequest } from '../support/http';
 
 /**
- * Issue 9.2: the router decodes the path (`/%61pi/` is `/api/`), but the cross-site check and the
- * disk guard looked at the raw URL, so an encoded path skipped both.
+ * Review finding 9.2 (docs/SECURITY.md): the router decodes the path (`/%61pi/` is `/api/`), but
+ * the cross-site check and the disk guard looked at the raw URL, so an encoded path skipped both.
  */
 const spellings = (path: string): string[] => {
   const rest = path.slice('/api/'.length);

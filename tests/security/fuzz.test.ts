@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containersFor } from '../../shared/containers';
+import { containersFor } from '@shared/containers';
 import { sampleJpeg } from '../fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { rawRequest } from '../support/http';

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadImage } from '../fixtures';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { uploadImage } from '../support/api';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 const HOUR = 3600_000;
 
 /**
- * Issue 9.6: a deleted update's photo (or a replaced one) was still served for ever, cached by
- * browsers and proxies for a year as immutable.
+ * Review finding 9.6 (docs/SECURITY.md): a deleted update's photo (or a replaced one) was still
+ * served for ever, cached by browsers and proxies for a year as immutable.
  */
 describe('9.6 images no update references', () => {
   let t: TestApp;

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app';
 
 /**
- * Issue 9.4: every IPv6 address counted apart, and one customer usually holds a whole /64
- * (2^64 addresses). Client addresses come from X-Forwarded-For behind a trusted proxy here.
+ * Review finding 9.4 (docs/SECURITY.md): every IPv6 address counted apart, and one customer usually
+ * holds a whole /64 (2^64 addresses). Client addresses come from X-Forwarded-For behind a trusted
+ * proxy here.
  */
 describe('9.4 IPv6 clients are limited per /64', () => {
   let t: TestApp;

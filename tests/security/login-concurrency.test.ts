@@ -5,8 +5,8 @@ const attempt = (t: TestApp, password: string, headers?: Record<string, string>)
   t.request('/api/admin/login', { method: 'POST', json: { password }, headers });
 
 /**
- * Issue 9.3: the failure count was read before scrypt and written after it, so parallel wrong
- * passwords were all checked (60 at once against a limit of 10).
+ * Review finding 9.3 (docs/SECURITY.md): the failure count was read before scrypt and written after
+ * it, so parallel wrong passwords were all checked (60 at once against a limit of 10).
  */
 describe('9.3 parallel login attempts', () => {
   let t: TestApp;

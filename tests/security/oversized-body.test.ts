@@ -49,7 +49,10 @@ function slowUpload(baseUrl: string, path: string, chunked: boolean) {
   );
 }
 
-/** Issue 9.9: the 413 for an oversized body was lost in a connection reset. */
+/**
+ * Review finding 9.9 (docs/SECURITY.md): the 413 for an oversized body was lost in a connection
+ * reset.
+ */
 describe('9.9 the 413 reaches a client that is still sending', () => {
   let t: TestApp;
   beforeAll(async () => {

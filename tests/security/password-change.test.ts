@@ -8,13 +8,16 @@ import {
   startTestApp,
   TEST_ADMIN_PASSWORD,
   type TestApp,
-} from '../helpers/test-app';
+} from '../support/test-app';
 
 const isAdmin = async (t: TestApp, cookie: string) =>
   ((await (await t.request('/api/admin/check', { cookie })).json()) as { isAuthenticated: boolean })
     .isAuthenticated;
 
-/** Issue 9.7: a session made with an old password stayed valid after the password was changed. */
+/**
+ * Review finding 9.7 (docs/SECURITY.md): a session made with an old password stayed valid after the
+ * password was changed.
+ */
 describe('9.7 sessions end when the configured password changes', () => {
   let own: Awaited<ReturnType<typeof createTestDatabase>>;
   let dataDir: string;

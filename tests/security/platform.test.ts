@@ -223,7 +223,8 @@ describe('36. errors show no internals', () => {
             json: pledgeBody({ email, name: 'Olive Outage' }),
           }),
         () => t.request('/api/admin/pledges?search=outage', { cookie }),
-        // Public lists come from memory (issue 9.1); the admin's full list reads the database.
+        // Public lists come from memory (review finding 9.1 in docs/SECURITY.md); the admin's full
+        // list reads the database.
         () => t.request('/api/pledges?limit=500', { cookie }),
         () => t.request('/api/progress', { method: 'PUT', cookie, json: { manualAdjustment: 3 } }),
         () =>

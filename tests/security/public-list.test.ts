@@ -7,7 +7,10 @@ import { pledges } from '../../server/db/schema';
 import { createTestDatabase, startTestApp, type TestApp } from '../support/test-app';
 import { adminPledges } from '../support/api';
 
-/** Issue 9.1: the public list was unbounded (17.5 MB at 100,000 pledges, 4.4 s on the main thread). */
+/**
+ * Review finding 9.1 (docs/SECURITY.md): the public list was unbounded (17.5 MB at 100,000 pledges,
+ * 4.4 s on the main thread).
+ */
 describe('9.1 bounded public pledge list', () => {
   let t: TestApp;
   let cookie: string;

@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { createPledge } from './support/http';
+import { createPledge } from '../support/api';
 
-/** Issue 9.8: HSTS when the site is served over HTTPS. */
+/** Review finding 9.8 (docs/SECURITY.md): HSTS when the site is served over HTTPS. */
 describe('9.8 Strict-Transport-Security', () => {
   const apps: TestApp[] = [];
   afterAll(async () => {
@@ -34,7 +34,10 @@ describe('9.8 Strict-Transport-Security', () => {
   });
 });
 
-/** Issue 9.8: Excel reads a CSV without a byte-order mark as ANSI ("ZoÃ«"). */
+/**
+ * Review finding 9.8 (docs/SECURITY.md): Excel reads a CSV without a byte-order mark as ANSI
+ * ("ZoÃ«").
+ */
 describe('9.8 CSV export encoding', () => {
   let t: TestApp;
   let cookie: string;

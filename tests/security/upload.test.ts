@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { IMAGE_MAX_BYTES } from '../../shared/constants';
+import { IMAGE_MAX_BYTES } from '@shared/constants';
 import { sampleSvg } from '../fixtures';
 import { describe, expect, test } from '../support/fixtures';
 import {

@@ -109,18 +109,46 @@ export async function everything(target: Target, cookie: string) {
 
 /** Asks for a signed upload URL (admin) and returns it. */
 export async function uploadUrl(target: Target, cookie: string): Promise<string> {
-  return (await call<{ uploadURL: string }>(target, 'POST', '/api/objects/upload', 200, { cookie }))
-    .uploadURL;
+  return (await uploadLinks(target, cookie)).uploadURL;
 }
 
-/** Uploads bytes the way the browser does (raw PUT to the signed URL) and returns the image URL. */
+/**
+ * POST /api/objects/upload: the upload URL and, with object storage, the completion link (the
+ * bucket's presigned URL is then signed for `size` bytes when it is given).
+ */
+export function uploadLinks(
+  target: Target,
+  cookie: string,
+  size?: number,
+): Promise<{ uploadURL: string; completeURL?: string }> {
+  return call(target, 'POST', '/api/objects/upload', 200, {
+    cookie,
+    ...(size === undefined ? {} : { json: { size } }),
+  });
+}
+
+/**
+ * Uploads bytes the way the browser does and returns the image URL: a raw PUT to the signed URL,
+ * and with object storage (a completion link in the answer) a PUT to the bucket, then the POST
+ * that has the server check and store the image.
+ */
 export async function uploadImage(
   target: Target,
   cookie: string,
   bytes: Buffer = samplePng(),
   type = 'image/png',
 ): Promise<string> {
-  const url = new URL(await uploadUrl(target, cookie));
+  const links = await uploadLinks(target, cookie);
+  const url = new URL(links.uploadURL);
+  if (links.completeURL) {
+    const put = await request(url.origin, 'PUT', url.pathname + url.search, {
+      body: bytes,
+      headers: { 'content-type': type },
+    });
+    if (put.status !== 200) throw new Error(`PUT to the bucket: ${put.status} ${put.body}`);
+    const done = new URL(links.completeURL);
+    return (await call<{ url: string }>(done.origin, 'POST', done.pathname + done.search, 200)).url;
+  }
   const put = await call<{ url: string }>(url.origin, 'PUT', url.pathname + url.search, 200, {
     body: bytes,
     headers: { 'content-type': type },

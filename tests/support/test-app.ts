@@ -87,7 +87,18 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   if (opts.now) config.now = opts.now;
   const own = opts.database ? undefined : await createTestDatabase();
   const database = opts.database ?? own!.database;
-  const app = await buildApp({ config, database, logger: opts.logger ?? false });
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({ config, database, logger: opts.logger ?? false });
+  } catch (err) {
+    // A start that fails (a test of the start-up checks) leaves no database behind.
+    if (own) {
+      await own.database.close();
+      await own.drop();
+    }
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

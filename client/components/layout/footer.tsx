@@ -1,7 +1,10 @@
-import type { Campaign } from '../../../shared/schemas/campaign';
+import type { Campaign } from '@shared/schemas/campaign';
 import { BrandMark } from './brand-mark';
 
-/** SPEC 1's disclaimer, from the campaign config. */
+/**
+ * The campaign's disclaimer (no payment data stored, receipts from the charity), from the campaign
+ * config.
+ */
 export function Footer({ campaign }: { campaign?: Campaign }) {
   return (
     <footer className="mt-16 bg-brand-900 text-brand-50">

@@ -1,7 +1,7 @@
 import type { HTMLAttributes } from 'react';
 import { cn } from '../../lib/cn';
 
-/** SPEC 2: badge variants default, secondary, destructive, outline. */
+/** Product rule: badge variants default, secondary, destructive, outline. */
 const VARIANTS = {
   default: 'bg-brand-700 text-white border-transparent',
   secondary: 'bg-sun-100 text-ink-900 border-transparent',

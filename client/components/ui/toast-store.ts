@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from '../../../shared/constants';
+import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from '@shared/constants';
 
 export interface ToastInput {
   title: string;

@@ -1,6 +1,6 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
-import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD } from '../../../shared/constants';
+import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD } from '@shared/constants';
 import { cn } from '../../lib/cn';
 import { dismissToast, useToasts } from './toast-store';
 

@@ -8,7 +8,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { ADMIN_MESSAGES } from '../../../shared/schemas/admin-messages';
+import { ADMIN_MESSAGES } from '@shared/schemas/admin-messages';
 import { toast } from '../../components/ui/toast-store';
 import { apiRequest, isUnauthorized } from '../../lib/api-client';
 import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
@@ -23,7 +23,10 @@ export interface AdminAuth {
   /** The home's "admin controls" toggle: on after login, off after logout. */
   adminControls: boolean;
   setAdminControls(on: boolean): void;
-  /** For admin mutations: a 401 re-checks the session and shows "Session Expired". Returns true if handled. */
+  /**
+   * For admin mutations: a 401 re-checks the session and shows "Session Expired". Returns true if
+   * handled.
+   */
   handleSessionError(error: unknown): boolean;
 }
 
@@ -36,14 +39,14 @@ async function fetchIsAuthenticated(): Promise<boolean> {
     const data = (await res.json()) as { isAuthenticated?: unknown };
     return data.isAuthenticated === true;
   } catch (err) {
-    // SPEC 8: logged, the user is treated as not authenticated.
+    // Product rule: logged, the user is treated as not authenticated.
     console.error('Admin check failed', err);
     return false;
   }
 }
 
 /**
- * The admin session (SPEC 4). The first check is the server's answer embedded in the page when
+ * The admin session. The first check is the server's answer embedded in the page when
  * there is one (no extra round trip before the first paint); otherwise nothing renders until
  * GET /api/admin/check answers.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryUpdate } from '../../../shared/schemas/update';
+import type { DeliveryUpdate } from '@shared/schemas/update';
 import { imageUrlFromUploadUrl } from './api';
 import { changedFields } from './components/edit-update-dialog';
 import { updateCountLabel } from './components/updates-grid';

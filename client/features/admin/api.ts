@@ -7,25 +7,25 @@ import {
   useQueryClient,
   type QueryKey,
 } from '@tanstack/react-query';
-import { EXPORT_FILE_NAME } from '../../../shared/constants';
-import { formatMoney } from '../../../shared/format';
-import type { UploadUrlResponse } from '../../../shared/api-types';
-import type { AdminEmailMessage } from '../../../shared/schemas/email';
+import { EXPORT_FILE_NAME } from '@shared/constants';
+import { formatMoney } from '@shared/format';
+import type { UploadedImage, UploadUrlResponse } from '@shared/api-types';
+import type { AdminEmailMessage } from '@shared/schemas/email';
 import type {
   AdminPledge,
   AdminPledgePage,
   AdminPledgeQuery,
   PledgeEdit,
   PledgeStats,
-} from '../../../shared/schemas/pledge';
-import type { Progress, ProgressUpdate } from '../../../shared/schemas/progress';
-import type { AuditPage } from '../../../shared/schemas/audit';
+} from '@shared/schemas/pledge';
+import type { Progress, ProgressUpdate } from '@shared/schemas/progress';
+import type { AuditPage } from '@shared/schemas/audit';
 import type {
   StatementImportResult,
   StatementMapping,
   StatementPreview,
-} from '../../../shared/schemas/statement';
-import type { DeliveryUpdate, UpdateCreate, UpdateEdit } from '../../../shared/schemas/update';
+} from '@shared/schemas/statement';
+import type { DeliveryUpdate, UpdateCreate, UpdateEdit } from '@shared/schemas/update';
 import { toast, type ToastInput } from '../../components/ui/toast-store';
 import { apiRequest, errorMessage, getJson, throwIfNotOk } from '../../lib/api-client';
 import { pledgeRelatedKeys, queryKeys, updatesQuery } from '../../lib/query-keys';
@@ -89,15 +89,15 @@ interface AdminMutationOptions<TVars, TData> {
   /** Query-key prefixes to refresh after success. */
   invalidate: readonly QueryKey[];
   success: ToastInput | ((data: TData, vars: TVars) => ToastInput);
-  /** SPEC 8: the failure toast's title and the text shown when the server gave no message. */
+  /** The failure toast's title and the text shown when the server gave no message. */
   failureTitle?: string;
   fallback: string;
 }
 
 /**
- * An admin write with SPEC 8 behaviour: a 401 re-checks the session and shows "Session Expired";
- * any other failure shows the server's message (or the fallback); success refreshes the lists
- * that show the data and shows the success toast.
+ * An admin write (product rule, docs/decisions/010-product-rules.md): a 401 re-checks the session
+ * and shows "Session Expired"; any other failure shows the server's message (or the fallback);
+ * success refreshes the lists that show the data and shows the success toast.
  */
 function useAdminMutation<TVars, TData = unknown>(opts: AdminMutationOptions<TVars, TData>) {
   const queryClient = useQueryClient();
@@ -122,9 +122,9 @@ function useAdminMutation<TVars, TData = unknown>(opts: AdminMutationOptions<TVa
 }
 
 /**
- * "Record payment" (issue 11): what actually arrived. A pending pledge is confirmed with it (the
- * confirm call's optional body); a confirmed one (a later instalment) gets its received amount
- * edited.
+ * "Record payment" (docs/decisions/013-statement-matching.md): what actually arrived. A pending
+ * pledge is confirmed with it (the confirm call's optional body); a confirmed one (a later
+ * instalment) gets its received amount edited.
  */
 export function useRecordPayment() {
   return useAdminMutation<
@@ -223,7 +223,7 @@ function saveBlob(blob: Blob, fileName: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** GET /api/pledges/export, saved as pledges.csv (SPEC 7); failures carry the JSON message. */
+/** GET /api/pledges/export, saved as pledges.csv; failures carry the JSON message. */
 export function useExportPledges() {
   const { handleSessionError } = useAdminAuth();
   return useMutation({
@@ -244,15 +244,23 @@ export function useExportPledges() {
   });
 }
 
-/** POST /api/objects/upload: a signed, single-use URL for one PUT of the image bytes. */
-export async function requestUploadUrl(): Promise<string> {
-  const { uploadURL } = (await (
-    await apiRequest('POST', '/api/objects/upload')
+/**
+ * POST /api/objects/upload: a signed, single-use URL for one PUT of the image bytes. With object
+ * storage it is the bucket's (signed for `size` bytes) and comes with a completion link.
+ */
+export async function requestUploadUrl(size?: number): Promise<UploadUrlResponse> {
+  const body = size === undefined ? undefined : { size };
+  return (await (
+    await apiRequest('POST', '/api/objects/upload', body)
   ).json()) as UploadUrlResponse;
-  return uploadURL;
 }
 
-/** The stored image's address: the signed upload URL without its query string (DECISIONS 13). */
+/** Object storage: the server checks and stores what the browser PUT to the bucket. */
+export async function completeUpload(completeURL: string): Promise<UploadedImage> {
+  return (await (await apiRequest('POST', completeURL)).json()) as UploadedImage;
+}
+
+/** The stored image's address: the signed upload URL without its query string (product rule). */
 export function imageUrlFromUploadUrl(uploadURL: string): string {
   return uploadURL.split('?')[0]!;
 }
@@ -302,7 +310,10 @@ export function useConfirmStatementLines() {
 
 const pledgeEmailsKey = (id: string) => ['/api/admin/pledges', id, 'emails'] as const;
 
-/** The e-mails of one pledge (issue 12): sent, waiting (with the last error) or failed. */
+/**
+ * The e-mails of one pledge (docs/decisions/014-email-outbox.md): sent, waiting (with the last
+ * error) or failed.
+ */
 export function usePledgeEmails(id: string | undefined) {
   return useQuery({
     queryKey: pledgeEmailsKey(id ?? ''),

@@ -1,6 +1,6 @@
-import { EDIT_AMOUNT_MESSAGE } from '../../../shared/schemas/pledge';
+import { EDIT_AMOUNT_MESSAGE } from '@shared/schemas/pledge';
 
-/** The admin area's toast texts, word for word from SPEC 8 (tests find them by this text). */
+/** The admin area's toast texts: fixed product wording (tests find them by this text). */
 export const TOASTS = {
   errorTitle: 'Error',
   progressUpdated: {

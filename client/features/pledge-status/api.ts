@@ -1,11 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DonorPledgeView } from '../../../shared/schemas/email';
+import type { DonorPledgeView } from '@shared/schemas/email';
 import { toast } from '../../components/ui/toast-store';
 import { apiRequest, errorMessage, getJson } from '../../lib/api-client';
+import { queryKeys } from '../../lib/query-keys';
 
-const statusKey = (id: string) => ['pledge-status', id] as const;
+const statusKey = queryKeys.pledgeStatus;
 
-/** GET /api/pledges/{id}/status?t=: the donor's own pledge, only with the link's token. */
+/**
+ * GET /api/pledges/{id}/status?t=: the donor's own pledge, only with the link's token. The page's
+ * embedded data carries it when the server rendered the page, so this fetches only in development.
+ */
 export function useDonorPledge(id: string, token: string) {
   return useQuery<DonorPledgeView>({
     queryKey: statusKey(id),

@@ -1,13 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { CreatedPledge, PledgeCreateInput } from '../../../shared/schemas/pledge';
+import type { CreatedPledge, PledgeCreateInput } from '@shared/schemas/pledge';
 import { toast } from '../../components/ui/toast-store';
 import { apiRequest, errorMessage } from '../../lib/api-client';
 import { pledgeRelatedKeys, recentPledgesQuery } from '../../lib/query-keys';
 import { useAdminAuth } from '../admin-auth/context';
 
 /**
- * The 8 newest pledges (GET /api/pledges?limit=8; never the whole list, DECISIONS 8).
+ * The 8 newest pledges (GET /api/pledges?limit=8; the home never downloads the whole list).
  * With admin controls on, the list is fetched again with the session to get the paid status;
  * the public list stays on screen until it arrives.
  */
@@ -55,7 +55,7 @@ export function useCreatePledge() {
   });
 }
 
-/** The confirmation's toasts (SPEC 7), also shown by the admin's "Record payment". */
+/** The confirmation's toasts, also shown by the admin's "Record payment". */
 export const CONFIRM_TOASTS = {
   paymentConfirmed: {
     title: 'Payment confirmed',
@@ -64,7 +64,10 @@ export const CONFIRM_TOASTS = {
   confirmFailed: 'Failed to confirm payment',
 } as const;
 
-/** PUT /api/pledges/{id}/confirm with an empty object (SPEC 7), from a pledge card in admin mode. */
+/**
+ * PUT /api/pledges/{id}/confirm with an empty object (the original call), from a pledge card in
+ * admin mode.
+ */
 export function useConfirmPledge() {
   const queryClient = useQueryClient();
   const { handleSessionError } = useAdminAuth();

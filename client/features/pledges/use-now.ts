@@ -1,9 +1,15 @@
 import { useEffect, useState } from 'react';
+import { useRenderTime } from '../../lib/render-time';
 
-/** The current time, refreshed every `intervalMs`, so "3 minutes ago" keeps being true. */
+/**
+ * The current time, refreshed every `intervalMs`, so "3 minutes ago" keeps being true. The first
+ * render uses the server's render time when there is one (hydration must match the HTML).
+ */
 export function useNow(intervalMs = 60_000): Date {
-  const [now, setNow] = useState(() => new Date());
+  const renderedAt = useRenderTime();
+  const [now, setNow] = useState(() => (renderedAt ? new Date(renderedAt) : new Date()));
   useEffect(() => {
+    setNow(new Date());
     const timer = setInterval(() => setNow(new Date()), intervalMs);
     return () => clearInterval(timer);
   }, [intervalMs]);

@@ -1,10 +1,10 @@
 import { HttpError } from '../../lib/http-error';
 
 /**
- * Bounds the scrypt work of logins (issue 9.3, docs/decisions/008). Each check costs ~50-100 ms
- * of a libuv thread and 16 MB; without a bound, 200 parallel attempts filled the thread pool
- * and a pledge waited 4 s. Admission is decided synchronously when the request arrives, so
- * parallel requests cannot all slip past a check made before their first await.
+ * Bounds the scrypt work of logins (see docs/decisions/008-security-review-fixes.md). Each check
+ * costs ~50-100 ms of a libuv thread and 16 MB; without a bound, 200 parallel attempts filled the
+ * thread pool and a pledge waited 4 s. Admission is decided synchronously when the request arrives,
+ * so parallel requests cannot all slip past a check made before their first await.
  *
  * - per client key: at most `perClient` attempts in flight (the rest: 429 at once);
  * - in total: `running` checks at a time, `queued` more waiting (the rest: 503 at once).

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { ADMIN_MESSAGES, loginSchema } from '../../../shared/schemas/admin';
+import { ADMIN_MESSAGES, loginSchema } from '@shared/schemas/admin';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-error';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth';
@@ -51,8 +51,8 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const limit = config.rateLimitLoginPerMinute;
       const key = `login:${clientKey(request.ip)}`;
-      // Admitted synchronously, before any await (issue 9.3). With the limit off (benchmarks
-      // from one address) only the total is bounded.
+      // Admitted synchronously, before any await, so parallel guesses cannot all pass the check.
+      // With the limit off (benchmarks from one address) only the total is bounded.
       const attempt = gate.enter(key, limit > 0 ? undefined : 0);
       try {
         const { password } = request.body;

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntry, AuditPage } from '../../../shared/schemas/audit';
-import { uploadImage } from '../../../tests/fixtures';
+import type { AuditEntry, AuditPage } from '@shared/schemas/audit';
+import { uploadImage } from '../../../tests/support/api';
 import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../../../tests/support/test-app';
 import { auditLog, pledges } from '../../db/schema';
 import { audited } from './repo';

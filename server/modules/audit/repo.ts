@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '../../../shared/schemas/audit';
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@shared/schemas/audit';
 import type { Db, DbOrTx } from '../../db/client';
 import { auditLog } from '../../db/schema';
 
@@ -12,9 +12,6 @@ export interface AuditInput {
   pledgeReference?: string;
   details?: Record<string, unknown>;
 }
-
-/** Who acted, as far as the server can tell: one shared admin password, so the address. */
-export const clientOf = (request: FastifyRequest) => ({ clientIp: request.ip });
 
 export async function writeAudit(
   db: DbOrTx,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { parseReference } from '../../../shared/payment-reference';
-import { auditPageSchema, auditQuerySchema, type AuditPage } from '../../../shared/schemas/audit';
+import { parseReference } from '@shared/payment-reference';
+import { auditPageSchema, auditQuerySchema, type AuditPage } from '@shared/schemas/audit';
 import type { AppContext } from '../../context';
 import { badRequest } from '../../lib/http-error';
 import * as repo from './repo';

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -33,7 +32,7 @@ export async function backupRoutes(fastify: FastifyInstance, ctx: AppContext) {
         .header('Content-Type', 'application/gzip')
         .header('Content-Disposition', `attachment; filename="${name}"`)
         .header('Cache-Control', 'no-store');
-      return sendRaw(reply, backupStream(ctx.database, path.join(ctx.config.dataDir, 'uploads')));
+      return sendRaw(reply, backupStream(ctx.database, ctx.storage));
     },
   );
 }

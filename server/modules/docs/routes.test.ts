@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../tests/helpers/test-app';
+import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 
 interface OpenApiDocument {
   openapi: string;
@@ -36,6 +36,8 @@ const EXPECTED = [
   'POST /api/admin/statements/confirm',
   'GET /api/progress',
   'PUT /api/progress',
+  'GET /api/progress/stream',
+  'GET /api/share/og.png',
   'GET /api/updates',
   'POST /api/updates',
   'PATCH /api/updates/{id}',
@@ -112,7 +114,8 @@ describe('GET /api/docs', () => {
     );
     const edit = doc.paths['/api/pledges/{id}']!.patch as { parameters: { name: string }[] };
     expect(edit.parameters.map((p) => p.name)).toContain('id');
-    // Issue 11/12 fields are in the contract, so the serializer keeps them.
+    // Reference, money received and status-link fields are in the contract, so the serializer keeps
+    // them.
     const confirm = doc.paths['/api/pledges/{id}/confirm']!.put as {
       responses: Record<
         string,

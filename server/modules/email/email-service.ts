@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config';
 import type { Database, DbOrTx } from '../../db/client';
+import { siteBaseUrl } from '../../lib/site-url';
 import * as adminRepo from '../admin/repo';
 import { fileMailer, smtpMailer } from './mailer';
 import * as repo from './repo';
@@ -20,12 +21,10 @@ export interface EmailService {
   countWaiting(): Promise<number>;
 }
 
-/** Where the status links point: PUBLIC_URL, or this machine for a local install. */
-export function siteBaseUrl(config: AppConfig): string {
-  return config.publicUrl ?? `http://localhost:${config.port}`;
-}
-
-/** Mailer, status links and the worker (not started) from the configuration (issue 12). */
+/**
+ * Mailer, status links and the worker (not started) from the configuration
+ * (docs/decisions/014-email-outbox.md).
+ */
 export async function createEmailService(
   config: AppConfig,
   database: Database,

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import campaign from '../../../config/campaign.json';
-import { startTestSmtp, type TestSmtp } from '../../../tests/helpers/smtp';
+import { startTestSmtp, type TestSmtp } from '../../../tests/support/smtp';
 import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { ConfigError, loadConfig } from '../../config';
 
-/** Issue 12: instruction and receipt e-mails through the outbox, over real SMTP. */
+/** Instruction and receipt e-mails through the outbox, over real SMTP. */
 const FAST_RETRY = { MAIL_RETRY_BASE_MS: '100', MAIL_POLL_MS: '50' };
 
 interface Created {
@@ -106,7 +106,8 @@ describe('e-mail over SMTP', () => {
       `href="https://relief.example.org${created.statusUrl.replace('?', '?')}"`,
     );
     expect(htmlPart).not.toContain('Other Donor');
-    // Marked sent once the server accepted it (on PostgreSQL at the end of the batch's transaction).
+    // Marked sent once the server accepted it (on PostgreSQL at the end of the batch's
+    // transaction).
     const rows = await until(
       () => outboxRows(t),
       (rs) => rs.filter((r) => r.pledge_id === created.id && r.sent_at !== null).length === 1,

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParamsSchema } from '../../../shared/schemas/api';
+import { idParamsSchema } from '@shared/schemas/api';
 import {
   adminEmailListSchema,
   donorPledgeViewSchema,
   statusTokenSchema,
   type AdminEmailMessage,
   type DonorPledgeView,
-} from '../../../shared/schemas/email';
+} from '@shared/schemas/email';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { notFound } from '../../lib/http-error';
@@ -33,7 +33,7 @@ export async function pledgeForLink(db: DbOrTx, id: unknown, token: unknown) {
   return pledge && link ? { pledge, link } : undefined;
 }
 
-function donorView(
+export function donorView(
   pledge: pledgeRepo.PledgeRow,
   link: { donorSaysSentAt: Date | null },
 ): DonorPledgeView {
@@ -151,7 +151,7 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AppContext) {
       const { id } = request.params;
       const pledge = await pledgeRepo.findPledge(db, id);
       if (!pledge) throw notFound(NOT_FOUND);
-      // Queued and audited together (issue 11's audit log).
+      // Queued and audited together, so the audit log never misses a resend.
       await audited(db, request, async (tx) => {
         await email.enqueue(tx, id, 'instructions');
         return {

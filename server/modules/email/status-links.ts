@@ -1,10 +1,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The donor's status page link, /pledge/{id}?t={token} (issue 12). The token is an HMAC of the
- * pledge id under a random key kept in settings (one per installation, shared by every instance),
- * so that the receipt and a resent e-mail can carry the same link as the first one; the database
- * keeps only its SHA-256 (donor_links), which is what a request is checked against.
+ * The donor's status page link, /pledge/{id}?t={token}. The token is an HMAC of the pledge id under
+ * a random key kept in settings (one per installation, shared by every instance), so that the
+ * receipt and a resent e-mail can carry the same link as the first one; the database keeps only its
+ * SHA-256 (donor_links), which is what a request is checked against.
  * docs/decisions/014-email-outbox.md
  */
 export class StatusLinks {

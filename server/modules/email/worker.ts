@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Campaign } from '../../../shared/schemas/campaign';
+import type { Campaign } from '@shared/schemas/campaign';
 import type { Database, DbOrTx } from '../../db/client';
 import * as pledgeRepo from '../pledges/repo';
 import type { Mailer } from './mailer';
@@ -160,7 +160,7 @@ export class EmailWorker {
   }
 }
 
-/** The template's view of a pledge, with the payment reference and what arrived (issue 11). */
+/** The template's view of a pledge, with the payment reference and what arrived. */
 function emailPledge(row: pledgeRepo.PledgeRow): EmailData['pledge'] {
   const admin = pledgeRepo.toAdminPledge(row);
   return {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containersFor } from '../../../shared/containers';
-import type { AdminPledge } from '../../../shared/schemas/pledge';
+import { containersFor } from '@shared/containers';
+import type { AdminPledge } from '@shared/schemas/pledge';
 import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { insertPledges, type NewPledge } from './repo';
 

@@ -1,4 +1,4 @@
-import type { AdminPledge } from '../../../shared/schemas/pledge';
+import type { AdminPledge } from '@shared/schemas/pledge';
 import { describe, expect, test as base } from '../../../tests/support/fixtures';
 
 const test = base.extend('q', { scope: 'file' }, async ({ adminClient }) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containersFor } from '../../../shared/containers';
-import type { AdminPledge, PledgeStats } from '../../../shared/schemas/pledge';
-import { convertAmount, outstandingBalance, paymentState } from '../../../shared/received';
+import { containersFor } from '@shared/containers';
+import type { AdminPledge, PledgeStats } from '@shared/schemas/pledge';
+import { convertAmount, outstandingBalance, paymentState } from '@shared/received';
 import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { pledgeStats, readPledgeTotals } from './repo';
 

@@ -1,4 +1,4 @@
-import { containersFor } from '../../../shared/containers';
+import { containersFor } from '@shared/containers';
 import { adminPledges, progress } from '../../../tests/support/api';
 import { describe, expect, test } from '../../../tests/support/fixtures';
 
@@ -27,7 +27,8 @@ describe('200 concurrent pledges', () => {
     const p = await progress(app);
     expect(p.currentAmount).toBe(expected);
     expect(p.pledgeCount).toBe(200);
-    // None is confirmed yet, so each pending pledge counts once (issue 9.5).
+    // None is confirmed yet, so each pending pledge counts once (see
+    // docs/decisions/008-security-review-fixes.md).
     expect((p as unknown as { donorCount: number }).donorCount).toBe(200);
 
     const stored = await adminPledges(app, adminClient.cookie);

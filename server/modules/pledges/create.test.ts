@@ -1,5 +1,5 @@
-import { containersFor } from '../../../shared/containers';
-import { PUBLIC_PLEDGE_KEYS } from '../../../shared/schemas/pledge';
+import { containersFor } from '@shared/containers';
+import { PUBLIC_PLEDGE_KEYS } from '@shared/schemas/pledge';
 import { adminPledges, MISSING_ID, progress } from '../../../tests/support/api';
 import { describe, expect, test } from '../../../tests/support/fixtures';
 
@@ -26,7 +26,7 @@ describe('POST /api/pledges', () => {
     });
     expect(res.status).toBe(201);
     const body = await res.json();
-    // reference (issue 11) and statusUrl (issue 12): only the donor who pledged sees them.
+    // reference and statusUrl (records 012 and 014): only the donor who pledged sees them.
     expect(Object.keys(body).sort()).toEqual(
       [...PUBLIC_PLEDGE_KEYS, 'isPaid', 'reference', 'statusUrl'].sort(),
     );

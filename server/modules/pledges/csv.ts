@@ -14,7 +14,8 @@ export const CSV_COLUMNS = [
   'status',
   'paymentConfirmedAt',
   'createdAt',
-  // Added columns go last, so spreadsheets and scripts that read the earlier ones by position keep working.
+  // Added columns go last, so spreadsheets and scripts that read the earlier ones by position keep
+  // working.
   'reference',
 ] as const;
 
@@ -45,7 +46,7 @@ function toRecord(r: PledgeRow): string[] {
 /** All pledges, newest first, streamed in keyset pages through csv-stringify. */
 export function pledgesCsvStream(db: Db, pageSize = 1000): Readable {
   // bom: Excel reads a file without a UTF-8 byte-order mark as ANSI ("ZoÃ«"); csv-parse with
-  // `bom: true` and most tools skip it (issue 9.8).
+  // `bom: true` and most tools skip it.
   const csv = stringify({
     bom: true,
     header: true,

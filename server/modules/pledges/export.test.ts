@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { containersFor } from '../../../shared/containers';
+import { containersFor } from '@shared/containers';
 import { describe, expect, test as base } from '../../../tests/support/fixtures';
 import { CSV_COLUMNS } from './csv';
 import { insertPledges } from './repo';

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../tests/helpers/test-app';
+import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { pledges } from '../../db/schema';
 
 describe('Idempotency-Key on POST /api/pledges', () => {

@@ -1,4 +1,4 @@
-import { PUBLIC_PLEDGE_KEYS } from '../../../shared/schemas/pledge';
+import { PUBLIC_PLEDGE_KEYS } from '@shared/schemas/pledge';
 import { adminPledges } from '../../../tests/support/api';
 import { describe, expect, test } from '../../../tests/support/fixtures';
 

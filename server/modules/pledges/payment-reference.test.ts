@@ -10,7 +10,7 @@ import {
   parseReference,
   REFERENCE_ALPHABET,
   referenceFor,
-} from '../../../shared/payment-reference';
+} from '@shared/payment-reference';
 import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { openPostgres, wrapPglite, type Database } from '../../db/client';
 import { MIGRATIONS_FOLDER, runMigrations } from '../../db/migrate';
@@ -150,7 +150,7 @@ describe('migration 0009 on a database with pledges', () => {
   let cleanup: () => Promise<void>;
   let folder: string;
   beforeAll(async () => {
-    // The migrations up to 0008 first (a database from before issue 11), then the rest.
+    // The migrations up to 0008 first (a database from before payment references), then the rest.
     folder = mkdtempSync(path.join(os.tmpdir(), 'relief-migrations-'));
     cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
     const journalFile = path.join(folder, 'meta', '_journal.json');

@@ -12,7 +12,10 @@ interface Pending {
 
 const MAX_BATCH = 500;
 
-/** What else a batch of new pledges writes in its own transaction (the e-mail outbox, issue 12). */
+/**
+ * What else a batch of new pledges writes in its own transaction (the e-mail outbox,
+ * docs/decisions/014-email-outbox.md).
+ */
 export interface PledgeSideEffects {
   inTransaction(tx: DbOrTx, rows: repo.TimedPledgeRow[]): Promise<void>;
   afterCommit(): void;

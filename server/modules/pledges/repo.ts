@@ -1,15 +1,15 @@
 import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { containersFor } from '../../../shared/containers';
-import type { Currency } from '../../../shared/constants';
-import { DEFAULT_REFERENCE_PREFIX, parseReference } from '../../../shared/payment-reference';
-import { convertAmount, outstandingBalance, paymentState } from '../../../shared/received';
+import { containersFor } from '@shared/containers';
+import type { Currency } from '@shared/constants';
+import { DEFAULT_REFERENCE_PREFIX, parseReference } from '@shared/payment-reference';
+import { convertAmount, outstandingBalance, paymentState } from '@shared/received';
 import type {
   AdminPledge,
   AdminPledgeQuery,
   PledgeCreate,
   PledgeStats,
   PublicPledge,
-} from '../../../shared/schemas/pledge';
+} from '@shared/schemas/pledge';
 import type { DbOrTx } from '../../db/client';
 import { pledges, pledgeTotals } from '../../db/schema';
 import type { RecentPledge } from '../../read-model/snapshot';
@@ -53,7 +53,10 @@ export function toAdminPledge(r: PledgeRow): AdminPledge {
   };
 }
 
-/** The public view (DECISIONS 7): an allow-list of keys, and no real name behind "Anonymous". */
+/**
+ * The public view (privacy rule, docs/decisions/010-product-rules.md): an allow-list of keys, and
+ * no real name behind "Anonymous".
+ */
 export function toPublicPledge(r: PledgeRow): PublicPledge {
   return {
     id: r.id,

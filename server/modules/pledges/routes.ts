@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EXPORT_FILE_NAME, PUBLIC_PLEDGES_MAX } from '../../../shared/constants';
-import { deletedSchema, idParamsSchema } from '../../../shared/schemas/api';
+import { EXPORT_FILE_NAME, PUBLIC_PLEDGES_MAX } from '@shared/constants';
+import { deletedSchema, idParamsSchema } from '@shared/schemas/api';
 import {
   adminPledgePageSchema,
   adminPledgeQuerySchema,
@@ -14,8 +14,8 @@ import {
   pledgeListQuerySchema,
   pledgeListSchema,
   type PledgeCreate,
-} from '../../../shared/schemas/pledge';
-import { NO_CHANGES_MESSAGE } from '../../../shared/schemas/update';
+} from '@shared/schemas/pledge';
+import { NO_CHANGES_MESSAGE } from '@shared/schemas/update';
 import type { AppContext } from '../../context';
 import { BODY_NOT_OBJECT, badRequest, notFound } from '../../lib/http-error';
 import { sendCached, sendOnce, sendRaw } from '../../read-model/cached-body';
@@ -72,7 +72,8 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     snapshot,
     ctx.database.kind === 'postgres' ? 3 : 1,
     config.campaign.payment.referencePrefix,
-    // Each new pledge queues its instructions e-mail in the same transaction (issue 12).
+    // Each new pledge queues its instructions e-mail in the same transaction (see
+    // docs/decisions/014-email-outbox.md).
     {
       inTransaction: (tx, rows) => email.enqueueNewPledges(tx, rows),
       afterCommit: () => email.worker.kick(),
@@ -84,8 +85,9 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     sendCached(request, reply.header('Cache-Control', 'no-cache'), body);
   }
 
-  // Admin: the full list, newest first (SPEC; ?limit=N optional). Public: newest first, at most
-  // PUBLIC_PLEDGES_MAX, from the snapshot (DECISIONS 8, issue 9.1).
+  // Admin: the full list, newest first (?limit=N optional). Public: newest first, at most
+  // PUBLIC_PLEDGES_MAX, from the snapshot: the home needs 8, and an unbounded list let anyone stall
+  // the server.
   // compress: false: every answer is sent pre-serialised by sendCached or sendOnce, which compress.
   app.get(
     '/api/pledges',
@@ -110,7 +112,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
   );
 
   /**
-   * Idempotency-Key (issue 11): a retried POST (a poor mobile link, a double tap) gets the first
+   * Idempotency-Key: a retried POST (a poor mobile link, a double tap) gets the first
    * pledge back, 201 with the same id, never a second row. Retries that arrive while the first is
    * still being written share its promise; later ones find it by its key (unique in the table).
    */
@@ -162,8 +164,9 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       const row = key
         ? await submitOnce(key, input)
         : await writer.submit(repo.newPledgeValues(input));
-      // The donor's own payment reference and status page link (issue 12), for the thank-you
-      // page: only in this answer, never in a list that others read.
+      // The donor's own payment reference and status page link
+      // (docs/decisions/014-email-outbox.md), for the thank-you page: only in this answer, never in
+      // a list that others read.
       return reply.code(201).send({
         ...repo.toPublicPledge(row),
         isPaid: row.isPaid,
@@ -222,7 +225,8 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       const result = await snapshot.write(() =>
         audited(db, request, async (tx) => {
           const r = await repo.confirmPledge(tx, id, config.now(), received);
-          // The receipt e-mail is queued in the confirmation's transaction (issue 12).
+          // The receipt e-mail is queued in the confirmation's transaction (see
+          // docs/decisions/014-email-outbox.md).
           if (r?.changed) await email.enqueue(tx, id, 'receipt');
           return {
             result: r,
@@ -237,7 +241,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  // Un-confirm (issue 11): a transfer matched to the wrong pledge, a bounced payment.
+  // Un-confirm: a transfer matched to the wrong pledge, a bounced payment.
   app.delete(
     '/api/pledges/:id/confirm',
     {
@@ -292,7 +296,8 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
         changes.email = updates.email;
       if (updates.amount !== undefined && updates.amount !== current.amount)
         changes.amount = updates.amount;
-      // Money received (a second instalment, a corrected bank fee) is recorded on a confirmed pledge.
+      // Money received (a second instalment, a corrected bank fee) is recorded on a confirmed
+      // pledge.
       if (updates.amountReceived !== undefined || updates.currencyReceived !== undefined) {
         if (!current.isPaid)
           throw badRequest('Confirm the payment before recording the amount received.');
@@ -384,7 +389,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       const page = await repo.adminPledgePage(db, q, knownTotal);
       const stats = snapshot.pledgeStats();
       reply.header('Cache-Control', 'no-store');
-      // The "donor says sent" flag (issue 12) of this page's pledges.
+      // The "donor says sent" flag (status page, record 014) of this page's pledges.
       const saysSent = await email.donorSaysSentFor(
         db,
         page.items.map((p) => p.id),

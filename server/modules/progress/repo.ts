@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { CAMPAIGN_GOAL } from '../../../shared/constants';
-import type { ProgressUpdate } from '../../../shared/schemas/progress';
+import { CAMPAIGN_GOAL } from '@shared/constants';
+import type { ProgressUpdate } from '@shared/schemas/progress';
 import type { DbOrTx } from '../../db/client';
 import { progress } from '../../db/schema';
 
@@ -13,7 +13,7 @@ export async function readProgressRow(db: DbOrTx) {
   );
 }
 
-/** DECISIONS 5: the sent adjustment replaces the stored one; a sent goal replaces the goal. */
+/** Product rule: the sent adjustment replaces the stored one; a sent goal replaces the goal. */
 export async function writeProgress(db: DbOrTx, input: ProgressUpdate, now: Date) {
   const set = {
     manualAdjustment: input.manualAdjustment,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Progress } from '../../../shared/schemas/progress';
+import type { Progress } from '@shared/schemas/progress';
 import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/support/test-app';
 
 const getProgress = async (t: TestApp): Promise<Progress> => {
@@ -195,8 +195,8 @@ describe('donorCount', () => {
   });
   afterAll(() => t.close());
 
-  // Distinct e-mails over confirmed pledges, plus each pending pledge once (issue 9.5,
-  // docs/decisions/008).
+  // Distinct e-mails over confirmed pledges, plus each pending pledge once
+  // (docs/decisions/008-security-review-fixes.md).
   const paid = async (amount: number, currency: 'USD' | 'JMD', email: string) => {
     const p = await pledge(t, amount, currency, email);
     const res = await t.request(`/api/pledges/${p.id}/confirm`, {

@@ -1,10 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { progressSchema, progressUpdateSchema } from '../../../shared/schemas/progress';
+import { z } from 'zod';
+import { apiErrorSchema } from '@shared/schemas/api';
+import { progressSchema, progressUpdateSchema } from '@shared/schemas/progress';
 import type { AppContext } from '../../context';
-import { sendCached } from '../../read-model/cached-body';
+import { sendCached, sendRaw } from '../../read-model/cached-body';
 import { audited } from '../audit/repo';
+import { LiveStream } from './live-stream';
 import * as repo from './repo';
+
+export const LIVE_FULL_MESSAGE =
+  'Live updates are busy right now. The page will refresh its numbers every 30 seconds instead.';
+export const LIVE_OFF_MESSAGE =
+  'Live updates are turned off on this server. The page refreshes its numbers every 30 seconds.';
 
 export async function progressRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -26,6 +34,51 @@ export async function progressRoutes(fastify: FastifyInstance, ctx: AppContext) 
         reply.header('Cache-Control', 'no-cache'),
         snapshot.jsonBody('progress', () => snapshot.progress()),
       );
+    },
+  );
+
+  // Server-Sent Events: the progress and the newest pledges, pushed to every open home page.
+  const live = new LiveStream({ snapshot, maxClients: config.liveMaxClients });
+  // Streams never end by themselves: end them when draining starts and before the server closes
+  // (Node's server.close() waits for every open response).
+  fastify.onDrain(() => live.closeAll());
+  fastify.addHook('preClose', (done) => {
+    live.closeAll();
+    done();
+  });
+  app.get(
+    '/api/progress/stream',
+    {
+      config: { access: 'public' },
+      // Compression would buffer events; a HEAD would open a stream that sends nothing.
+      compress: false,
+      exposeHeadRoute: false,
+      schema: {
+        response: {
+          200: {
+            description:
+              'Server-Sent Events: `event: progress` with `{progress, pledges}` (the bodies of GET /api/progress and GET /api/pledges?limit=8) at once and after each change, at most twice a second; a comment line every 25 s',
+            content: { 'text/event-stream': { schema: z.string() } },
+          },
+          503: apiErrorSchema,
+        },
+      },
+    },
+    (request, reply) => {
+      if (!live.hasRoom()) {
+        request.log.warn({ clients: live.size }, 'live stream: refused, at its maximum');
+        reply
+          .code(503)
+          .header('Retry-After', '30')
+          .send({ message: config.liveMaxClients === 0 ? LIVE_OFF_MESSAGE : LIVE_FULL_MESSAGE });
+        return;
+      }
+      reply
+        .type('text/event-stream; charset=utf-8')
+        .header('Cache-Control', 'no-cache, no-transform')
+        // nginx and similar proxies would otherwise hold events back in their buffers.
+        .header('X-Accel-Buffering', 'no');
+      sendRaw(reply, live.open());
     },
   );
 

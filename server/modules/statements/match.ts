@@ -1,5 +1,4 @@
-import { findReferences } from '../../../shared/payment-reference';
-import type { MatchConfidence } from '../../../shared/schemas/statement';
+import { findReferences } from '@shared/payment-reference';
 
 /**
  * The matching rules (docs/decisions/013-statement-matching.md), as pure functions:
@@ -46,7 +45,3 @@ export function nameCloseness(payer: string, name: string): number {
 }
 
 export const CLOSE_NAME = 0.6;
-
-export function describeConfidence(c: MatchConfidence): string {
-  return c === 'certain' ? 'Certain' : c === 'likely' ? 'Likely' : 'Unmatched';
-}

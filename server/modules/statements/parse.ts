@@ -1,13 +1,14 @@
 import { parse } from 'csv-parse/sync';
 import { createHash } from 'node:crypto';
-import type { Currency } from '../../../shared/constants';
-import { STATEMENT_MAX_BYTES, type StatementMapping } from '../../../shared/schemas/statement';
+import type { Currency } from '@shared/constants';
+import { STATEMENT_MAX_BYTES, type StatementMapping } from '@shared/schemas/statement';
 import { badRequest } from '../../lib/http-error';
 
 /**
- * Bank-statement CSV files as online banking exports them (issue 11): any of UTF-8 (with or
- * without BOM), UTF-16 or Windows-1252; comma, semicolon, tab or pipe delimited; a few lines of
- * account details before the header; amounts like 1,234.56, 1.234,56, (50.00) or J$1,000.
+ * Bank-statement CSV files as online banking exports them
+ * (docs/decisions/013-statement-matching.md): any of UTF-8 (with or without BOM), UTF-16 or
+ * Windows-1252; comma, semicolon, tab or pipe delimited; a few lines of account details before the
+ * header; amounts like 1,234.56, 1.234,56, (50.00) or J$1,000.
  */
 export interface DecodedCsv {
   rows: string[][];

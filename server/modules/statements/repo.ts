@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { statementLines } from '../../db/schema';
 import type { StatementLine } from './parse';
@@ -29,11 +29,6 @@ export async function openLines(db: DbOrTx): Promise<StatementLineRow[]> {
     .limit(2000);
 }
 
-export async function linesByFingerprint(db: DbOrTx, fingerprints: string[]) {
-  if (fingerprints.length === 0) return [];
-  return db.select().from(statementLines).where(inArray(statementLines.fingerprint, fingerprints));
-}
-
 /** Marks a line matched, once: false when another request (or an earlier import) got there first. */
 export async function markMatched(db: DbOrTx, lineId: string, pledgeId: string, now: Date) {
   const rows = await db
@@ -42,11 +37,4 @@ export async function markMatched(db: DbOrTx, lineId: string, pledgeId: string, 
     .where(and(eq(statementLines.id, lineId), eq(statementLines.status, 'open')))
     .returning();
   return rows[0];
-}
-
-export async function countLines(db: DbOrTx) {
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
-    .from(statementLines);
-  return rows[0]!.n;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { DEFAULT_REFERENCE_PREFIX } from '../../../shared/payment-reference';
+import { DEFAULT_REFERENCE_PREFIX } from '@shared/payment-reference';
 import {
   reviewLinesSchema,
   statementConfirmResultSchema,
@@ -14,9 +14,9 @@ import {
   type StatementImportResult,
   type StatementMapping,
   type StatementPreview,
-} from '../../../shared/schemas/statement';
-import { formatMoney } from '../../../shared/format';
-import { convertAmount } from '../../../shared/received';
+} from '@shared/schemas/statement';
+import { formatMoney } from '@shared/format';
+import { convertAmount } from '@shared/received';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../lib/http-error';
@@ -34,7 +34,10 @@ function bytesOf(content: string): Buffer {
   return Buffer.from(content, 'base64');
 }
 
-/** Bank-statement import (issue 11): preview + mapping, import + review, batch confirm. */
+/**
+ * Bank-statement import (docs/decisions/013-statement-matching.md): preview + mapping, import +
+ * review, batch confirm.
+ */
 export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, snapshot, config } = ctx;

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceFor } from '../../../shared/payment-reference';
-import type { AdminPledge } from '../../../shared/schemas/pledge';
+import { referenceFor } from '@shared/payment-reference';
+import type { AdminPledge } from '@shared/schemas/pledge';
 import type {
   ReviewLine,
   StatementImportResult,
   StatementMapping,
   StatementPreview,
-} from '../../../shared/schemas/statement';
-import { startTestApp, type TestApp } from '../../../tests/helpers/test-app';
+} from '@shared/schemas/statement';
+import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { nameCloseness } from './match';
 import { parseAmountCents, parseDate } from './parse';
 

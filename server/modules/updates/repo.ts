@@ -1,5 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
-import type { DeliveryUpdate, UpdateCreate, UpdateEdit } from '../../../shared/schemas/update';
+import type { DeliveryUpdate, UpdateCreate, UpdateEdit } from '@shared/schemas/update';
 import type { DbOrTx } from '../../db/client';
 import { deliveryUpdates } from '../../db/schema';
 import { IMAGE_WIDTHS } from '../../storage/image';
@@ -24,7 +24,7 @@ export function toDeliveryUpdate(r: UpdateRow): DeliveryUpdate {
   return out;
 }
 
-/** Feed order (DECISIONS 12): delivery date, newest first, then creation time. */
+/** Feed order (product rule): delivery date, newest first, then creation time. */
 export async function listUpdates(db: DbOrTx): Promise<UpdateRow[]> {
   return db
     .select()

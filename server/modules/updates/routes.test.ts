@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeliveryUpdate } from '../../../shared/schemas/update';
+import type { DeliveryUpdate } from '@shared/schemas/update';
 import { sampleJpeg, samplePng } from '../../../tests/fixtures';
 import { uploadImage, uploadUrl } from '../../../tests/support/api';
 import { startTestApp, type TestApp } from '../../../tests/support/test-app';

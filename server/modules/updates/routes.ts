@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { deletedSchema, idParamsSchema } from '../../../shared/schemas/api';
+import { deletedSchema, idParamsSchema } from '@shared/schemas/api';
 import {
   deliveryUpdateSchema,
   NO_CHANGES_MESSAGE,
   updateCreateSchema,
   updateEditSchema,
   type UpdateEdit,
-} from '../../../shared/schemas/update';
+} from '@shared/schemas/update';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/http-error';
 import { sendCached } from '../../read-model/cached-body';
@@ -135,8 +135,9 @@ export async function updateRoutes(fastify: FastifyInstance, ctx: AppContext) {
   );
 
   /**
-   * Deletes the photo an update no longer shows once no other update uses it (issue 9.6): it
-   * stops being public at once, not after the fresh-upload grace period.
+   * Deletes the photo an update no longer shows once no other update uses it (see
+   * docs/decisions/008-security-review-fixes.md): it stops being public at once, not after the
+   * fresh-upload grace period.
    */
   async function dropIfUnused(imageUrl: string) {
     const i = imageUrl.indexOf(OBJECT_PATH_PREFIX);

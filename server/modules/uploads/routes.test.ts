@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_MAX_BYTES } from '../../../shared/constants';
+import { IMAGE_MAX_BYTES } from '@shared/constants';
 import { sampleJpeg, samplePng, sampleSvg } from '../../../tests/fixtures';
 import { uploadUrl } from '../../../tests/support/api';
 import { pngClaiming } from '../../../tests/support/images';

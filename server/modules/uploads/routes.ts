@@ -2,14 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IMAGE_MAX_BYTES } from '../../../shared/constants';
-import { uploadedImageSchema, uploadUrlSchema } from '../../../shared/schemas/api';
+import { IMAGE_MAX_BYTES } from '@shared/constants';
+import { uploadedImageSchema, uploadRequestSchema, uploadUrlSchema } from '@shared/schemas/api';
 import type { AppContext } from '../../context';
-import { HttpError } from '../../lib/http-error';
+import { BODY_NOT_OBJECT, HttpError } from '../../lib/http-error';
 import { sendRaw } from '../../read-model/cached-body';
 import { siteOrigins } from '../../plugins/security';
 import { encodeImage, IMAGE_WIDTHS, ImageRejected, type ImageWidth } from '../../storage/image';
-import { OBJECT_PATH_PREFIX, signUpload, UPLOAD_URL_TTL_MS, verifyUpload } from './signing';
+import type { DirectUploads } from '../../storage/object-storage';
+import {
+  completeSubject,
+  OBJECT_PATH_PREFIX,
+  signUpload,
+  UPLOAD_URL_TTL_MS,
+  verifyUpload,
+} from './signing';
 
 const objectParams = z.object({ id: z.string() });
 const putQuery = z.object({ expires: z.string().max(20), signature: z.string().max(100) });
@@ -18,6 +25,17 @@ const getQuery = z.object({
   w: z.coerce.number().int().optional().catch(undefined),
 });
 const BINARY = z.string().meta({ format: 'binary' });
+const TOO_LARGE = 'This image is larger than 5 MB. Please choose a smaller photo.';
+
+/** Re-encodes, or refuses with the reason a person can act on. */
+async function encodeOrRefuse(bytes: Buffer) {
+  try {
+    return await encodeImage(bytes);
+  } catch (err) {
+    if (err instanceof ImageRejected) throw new HttpError(err.statusCode, err.message);
+    throw err;
+  }
+}
 
 /**
  * An upload no update uses is served this long (the admin is still filling in the form), then
@@ -45,21 +63,66 @@ export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { storage, config } = ctx;
 
-  // DECISIONS 13: a signed, short-lived, single-use URL for one PUT of the image bytes.
+  // Product rule (docs/decisions/010-product-rules.md): a signed, short-lived, single-use URL for
+  // one PUT of the image bytes: to this server, or with object storage straight to the bucket
+  // (docs/decisions/015-object-storage.md).
   app.post(
     '/api/objects/upload',
-    { config: { access: 'admin' }, schema: { response: { 200: uploadUrlSchema } } },
+    {
+      config: { access: 'admin' },
+      schema: { body: uploadRequestSchema, response: { 200: uploadUrlSchema } },
+      // No body is the spec's call; a JSON null is not an object.
+      preValidation: async (request) => {
+        if (request.body === null) throw new HttpError(400, BODY_NOT_OBJECT);
+      },
+    },
     async (request, reply) => {
+      const size = request.body?.size;
+      if (size !== undefined && size > IMAGE_MAX_BYTES) throw new HttpError(413, TOO_LARGE);
       const id = randomUUID();
       const expires = Math.floor((config.now().getTime() + UPLOAD_URL_TTL_MS) / 1000);
-      const signature = signUpload(ctx.uploadSecret, id, expires);
       const origin = config.publicUrl ?? siteOrigins(request)[0];
       reply.header('Cache-Control', 'no-store');
+      if (storage.direct) {
+        // The completion link outlives the bucket's by one more period: an upload that finishes
+        // at minute 14 on a slow link can still be completed.
+        const completeExpires = expires + UPLOAD_URL_TTL_MS / 1000;
+        const signature = signUpload(ctx.uploadSecret, completeSubject(id), completeExpires);
+        return {
+          uploadURL: await storage.direct.presignPut(id, {
+            expiresInSeconds: UPLOAD_URL_TTL_MS / 1000,
+            size: size || undefined,
+          }),
+          completeURL: `${origin}${OBJECT_PATH_PREFIX}${id}/complete?expires=${completeExpires}&signature=${signature}`,
+        };
+      }
+      const signature = signUpload(ctx.uploadSecret, id, expires);
       return {
         uploadURL: `${origin}${OBJECT_PATH_PREFIX}${id}?expires=${expires}&signature=${signature}`,
       };
     },
   );
+
+  /** The link's checks shared by the PUT here and the completion of a bucket upload. */
+  async function checkLink(
+    request: { validationError?: Error; query: { expires: string; signature: string } },
+    id: string,
+    subject: string,
+  ) {
+    if (!storage.isValidId(id)) throw new HttpError(404, 'Upload not found');
+    if (request.validationError) throw new HttpError(403, 'This upload link is not valid.');
+    const check = verifyUpload(
+      ctx.uploadSecret,
+      subject,
+      request.query.expires,
+      request.query.signature,
+      config.now().getTime(),
+    );
+    if (check === 'invalid') throw new HttpError(403, 'This upload link is not valid.');
+    if (check === 'expired') throw new HttpError(403, 'Request has expired');
+    if (await storage.isClaimed(id))
+      throw new HttpError(403, 'This upload link has already been used.');
+  }
 
   // The PUT takes raw bytes of any declared type: the bytes decide, not the header.
   await app.register(async (plain) => {
@@ -88,29 +151,11 @@ export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
       },
       async (request, reply) => {
         const { id } = request.params;
-        if (!storage.isValidId(id)) throw new HttpError(404, 'Upload not found');
-        if (request.validationError) throw new HttpError(403, 'This upload link is not valid.');
-        const check = verifyUpload(
-          ctx.uploadSecret,
-          id,
-          request.query.expires,
-          request.query.signature,
-          config.now().getTime(),
-        );
-        if (check === 'invalid') throw new HttpError(403, 'This upload link is not valid.');
-        if (check === 'expired') throw new HttpError(403, 'Request has expired');
-        if (await storage.isClaimed(id))
-          throw new HttpError(403, 'This upload link has already been used.');
+        await checkLink(request, id, id);
         const body = request.body;
         if (!Buffer.isBuffer(body) || body.length === 0)
           throw new HttpError(400, 'The upload is empty.');
-        let image;
-        try {
-          image = await encodeImage(body);
-        } catch (err) {
-          if (err instanceof ImageRejected) throw new HttpError(err.statusCode, err.message);
-          throw err;
-        }
+        const image = await encodeOrRefuse(body);
         if (!(await storage.claim(id)))
           throw new HttpError(403, 'This upload link has already been used.');
         await storage.save(id, image);
@@ -121,6 +166,58 @@ export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
       },
     );
   });
+
+  if (storage.direct) registerCompletion(storage.direct);
+
+  /**
+   * With object storage the browser PUTs to the bucket, then POSTs here: the bytes are read back
+   * and judged exactly like a PUT to this server (same limits, same messages), re-encoded, stored
+   * as the image, and the upload itself deleted. A refused file leaves the link usable.
+   */
+  function registerCompletion(direct: DirectUploads) {
+    app.post(
+      `${OBJECT_PATH_PREFIX}:id/complete`,
+      {
+        config: { access: 'signed' },
+        attachValidation: true,
+        schema: {
+          params: objectParams,
+          querystring: putQuery,
+          response: { 200: uploadedImageSchema },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        await checkLink(request, id, completeSubject(id));
+        const bytes = await direct.takeIncoming(id, IMAGE_MAX_BYTES);
+        if (bytes === 'missing')
+          throw new HttpError(400, 'No image has been uploaded with this link yet.');
+        const refuse = async (err: HttpError) => {
+          await direct.dropIncoming(id).catch(() => undefined);
+          return err;
+        };
+        if (bytes === 'too-large') throw await refuse(new HttpError(413, TOO_LARGE));
+        if (bytes.length === 0) throw await refuse(new HttpError(400, 'The upload is empty.'));
+        let image;
+        try {
+          image = await encodeOrRefuse(bytes);
+        } catch (err) {
+          throw err instanceof HttpError ? await refuse(err) : err;
+        }
+        if (!(await storage.claim(id)))
+          throw new HttpError(403, 'This upload link has already been used.');
+        await storage.save(id, image);
+        await direct.dropIncoming(id).catch((err: unknown) => {
+          // The sweep removes it within the hour.
+          request.log.warn({ err: { message: (err as Error).message } }, 'incoming upload kept');
+        });
+        const url = `${config.publicUrl ?? siteOrigins(request)[0]}${OBJECT_PATH_PREFIX}${id}`;
+        return reply
+          .code(200)
+          .send({ url, location: url, width: image.width, height: image.height });
+      },
+    );
+  }
 
   app.get(
     `${OBJECT_PATH_PREFIX}:id`,
@@ -145,7 +242,8 @@ export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
         ? (w as ImageWidth)
         : IMAGE_WIDTHS[IMAGE_WIDTHS.length - 1]!;
       // Only images an update shows, or fresh uploads whose update is still being written
-      // (issue 9.6): a deleted or replaced photo stops being public.
+      // (docs/decisions/008-security-review-fixes.md): a deleted or replaced photo stops being
+      // public.
       if (!referencedImageIds(ctx.snapshot.deliveryUpdates()).has(id)) {
         const savedAt = await storage.savedAt(id);
         if (savedAt === undefined || config.now().getTime() - savedAt > UNUSED_IMAGE_GRACE_MS)

@@ -4,6 +4,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const UPLOAD_URL_TTL_MS = 15 * 60_000;
 export const OBJECT_PATH_PREFIX = '/api/objects/uploads/';
 
+/** What a completion link signs: not the id alone, so it cannot serve as an upload link. */
+export const completeSubject = (id: string) => `complete:${id}`;
+
 export function signUpload(secret: string, id: string, expires: number): string {
   return createHmac('sha256', secret).update(`${id}.${expires}`).digest('base64url');
 }

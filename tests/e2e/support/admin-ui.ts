@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { screenshot } from './admin-api';
 
 /**
  * The visible toasts. Found by Radix's markup, not by role: while a modal dialog is open the
@@ -23,4 +24,24 @@ export function header(page: Page) {
 
 export function dialog(page: Page, name: string) {
   return page.getByRole('dialog', { name });
+}
+
+/** Opens the upload modal from a form dialog, picks a file and uploads it. */
+export async function uploadThroughUppy(
+  page: Page,
+  form: ReturnType<typeof dialog>,
+  file: string,
+  shot?: string,
+) {
+  await form.getByTestId('button-upload-image').click();
+  const modal = dialog(page, 'Upload Image');
+  await modal.waitFor();
+  await modal.locator('.uppy-Dashboard-inner').waitFor();
+  await modal.locator('input.uppy-Dashboard-input').first().setInputFiles(file);
+  const upload = modal.getByRole('button', { name: 'Upload 1 file' });
+  await upload.waitFor();
+  if (shot) await screenshot(page, shot);
+  await upload.click();
+  // The modal closes by itself once the upload completes.
+  await modal.waitFor({ state: 'detached' });
 }

@@ -22,7 +22,13 @@ export const DESKTOP = { width: 1440, height: 900 };
 
 /** A fresh Chromium profile (empty localStorage and cookies). */
 export async function openBrowser(
-  opts: { viewport?: { width: number; height: number }; reducedMotion?: boolean } = {},
+  opts: {
+    viewport?: { width: number; height: number };
+    reducedMotion?: boolean;
+    javaScriptEnabled?: boolean;
+    /** A phone: touch screen, coarse pointer, mobile viewport rules. */
+    phone?: boolean;
+  } = {},
 ) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'relief-chromium-'));
   const context: BrowserContext = await chromium.launchPersistentContext(dir, {
@@ -32,6 +38,8 @@ export async function openBrowser(
     viewport: opts.viewport ?? DESKTOP,
     acceptDownloads: true,
     reducedMotion: opts.reducedMotion ? 'reduce' : 'no-preference',
+    javaScriptEnabled: opts.javaScriptEnabled ?? true,
+    ...(opts.phone ? { hasTouch: true, isMobile: true } : {}),
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return { context, page, close: () => context.close() };
@@ -71,13 +79,17 @@ export interface Site {
  * files copy `site.server` and `site.page` into their variables there).
  */
 export function useSite(
-  opts: Parameters<typeof openBrowser>[0] & { lightbox?: boolean },
+  opts: Parameters<typeof openBrowser>[0] & {
+    lightbox?: boolean;
+    /** The server's extra environment, read when it starts (after the file's earlier hooks). */
+    env?: () => Record<string, string>;
+  },
   ready: (site: Site) => void | Promise<void>,
 ) {
   let server: RunningServer | undefined;
   let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer(opts.env?.());
     browser = await openBrowser(opts);
     // The first-visit lightbox covers the page: only the tests about it want it.
     if (!opts.lightbox) await skipLightbox(browser.context);

@@ -19,9 +19,3 @@ export async function pool<T>(
 
 /** SOAK=1 (npm run test:soak): the long versions of the reliability runs. */
 export const SOAK = Boolean(process.env.SOAK);
-
-// Moved to tests/support/ (issue 10): re-exported so tests written against this path still
-// compile. Remove these lines once nothing imports them from here.
-export { request, type RawResponse as Answer } from '../../support/http';
-export { sleep } from '../../support/net';
-export { adminPledges as allPledges, login, progress } from '../../support/api';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { formatMoney } from '../../../../shared/format';
-import type { AuditEntry } from '../../../../shared/schemas/audit';
+import { formatMoney } from '@shared/format';
+import type { AuditEntry } from '@shared/schemas/audit';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';

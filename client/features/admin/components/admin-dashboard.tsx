@@ -1,7 +1,7 @@
 import { ArrowLeft, Download, LogOut, ShieldOff, SlidersHorizontal } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
-import type { AdminPledge } from '../../../../shared/schemas/pledge';
-import type { DeliveryUpdate } from '../../../../shared/schemas/update';
+import type { AdminPledge } from '@shared/schemas/pledge';
+import type { DeliveryUpdate } from '@shared/schemas/update';
 import { Button } from '../../../components/ui/button';
 import { Link, navigate } from '../../../lib/navigation';
 import { useAdminAuth } from '../../admin-auth/context';
@@ -38,7 +38,7 @@ const DEFAULT_PARAMS: AdminPledgeParams = {
   pageSize: ADMIN_PAGE_SIZE,
 };
 
-/** The signed-in /admin page (SPEC 2). */
+/** The signed-in /admin page (its parts: docs/decisions/010-product-rules.md). */
 export function AdminDashboard() {
   const { logout, signOutEverywhere, handleSessionError } = useAdminAuth();
   const [params, setParamsState] = useState(DEFAULT_PARAMS);

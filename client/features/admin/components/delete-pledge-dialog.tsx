@@ -1,5 +1,5 @@
-import { formatMoney } from '../../../../shared/format';
-import type { AdminPledge } from '../../../../shared/schemas/pledge';
+import { formatMoney } from '@shared/format';
+import type { AdminPledge } from '@shared/schemas/pledge';
 import { useDeletePledge } from '../api';
 import { ConfirmDialog } from './confirm-dialog';
 

@@ -1,5 +1,5 @@
-import { formatDeliveryDate } from '../../../../shared/format';
-import type { DeliveryUpdate } from '../../../../shared/schemas/update';
+import { formatDeliveryDate } from '@shared/format';
+import type { DeliveryUpdate } from '@shared/schemas/update';
 import { useDeleteUpdate } from '../api';
 import { ConfirmDialog } from './confirm-dialog';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { CURRENCY_PREFIX, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../../../shared/constants';
-import { pledgeEditAmount, type AdminPledge } from '../../../../shared/schemas/pledge';
+import { CURRENCY_PREFIX, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '@shared/constants';
+import { pledgeEditAmount, type AdminPledge } from '@shared/schemas/pledge';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';

@@ -6,7 +6,7 @@ import {
   updateEditFormSchema,
   type DeliveryUpdate,
   type UpdateEdit,
-} from '../../../../shared/schemas/update';
+} from '@shared/schemas/update';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { FieldError } from '../../../components/ui/label';
@@ -22,7 +22,7 @@ const valuesOf = (u: DeliveryUpdate): UpdateFormValues => ({
   deliveryDate: u.deliveryDate,
 });
 
-/** SPEC 5: only the changed fields are sent (the image only when a new one was uploaded). */
+/** Product rule: only the changed fields are sent (the image only when a new one was uploaded). */
 export function changedFields(
   update: DeliveryUpdate,
   values: { imageUrl?: string; recipient: string; containerCount: number; deliveryDate: string },

@@ -1,5 +1,5 @@
-import { EXPORT_FILE_NAME } from '../../../../shared/constants';
-import { formatNumber } from '../../../../shared/format';
+import { EXPORT_FILE_NAME } from '@shared/constants';
+import { formatNumber } from '@shared/format';
 import { useExportPledges } from '../api';
 import { ConfirmDialog } from './confirm-dialog';
 

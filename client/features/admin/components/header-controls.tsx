@@ -35,7 +35,7 @@ function HeaderIcon({
 }
 
 /**
- * The header's admin icon buttons after login (SPEC 2). Default export, no props: the public
+ * The header's admin icon buttons after login. Default export, no props: the public
  * header lazy-loads it only for an authenticated admin, so none of this reaches visitors.
  */
 export default function AdminHeaderControls() {

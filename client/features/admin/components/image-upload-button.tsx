@@ -1,7 +1,7 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { ImagePlus, X } from 'lucide-react';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { UPLOAD_BUTTON_DEFAULT_MAX_BYTES } from '../../../../shared/constants';
+import { UPLOAD_BUTTON_DEFAULT_MAX_BYTES } from '@shared/constants';
 import { Button, type ButtonProps } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
 
@@ -13,7 +13,7 @@ export interface ImageUploadButtonProps {
   /** Called with the stored image URL (the upload URL without its query string). */
   onComplete: (imageUrl: string) => void;
   maxNumberOfFiles?: number;
-  /** Bytes. SPEC 9: the button's own default is 10 MB; the post and edit forms pass 5 MB. */
+  /** Bytes. Product rule: the button's own default is 10 MB; the post and edit forms pass 5 MB. */
   maxFileSize?: number;
   variant?: ButtonProps['variant'];
   className?: string;
@@ -25,7 +25,7 @@ function megabytes(bytes: number): string {
 }
 
 /**
- * The image upload modal (SPEC 2): opened by this button, images only, no automatic start; it
+ * The image upload modal (product rule): opened by this button, images only, no automatic start; it
  * closes on request-close (Escape, the close button, a click outside) or when the upload
  * completes. The Uppy Dashboard sits inline in a nested Radix dialog rather than in Uppy's own
  * DashboardModal: that modal, mounted outside the form dialog, would fight the form dialog's focus

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ADMIN_MESSAGES } from '../../../../shared/schemas/admin-messages';
+import { ADMIN_MESSAGES } from '@shared/schemas/admin-messages';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
@@ -7,8 +7,8 @@ import { FieldError, Label } from '../../../components/ui/label';
 import { useAdminAuth } from '../../admin-auth/context';
 
 /**
- * "Admin Access" (SPEC 5): an empty password gives "Password is required"; a rejected one gives
- * "Invalid admin password" and clears the field. No other client-side rule.
+ * "Admin Access" (product rule): an empty password gives "Password is required"; a rejected one
+ * gives "Invalid admin password" and clears the field. No other client-side rule.
  */
 export function LoginDialog({
   open,

@@ -1,6 +1,6 @@
-import { formatMoney } from '../../../../shared/format';
-import { EMAIL_KIND_LABELS, type AdminEmailMessage } from '../../../../shared/schemas/email';
-import type { AdminPledge } from '../../../../shared/schemas/pledge';
+import { formatMoney } from '@shared/format';
+import { EMAIL_KIND_LABELS, type AdminEmailMessage } from '@shared/schemas/email';
+import type { AdminPledge } from '@shared/schemas/pledge';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
@@ -17,7 +17,7 @@ function statusText(m: AdminEmailMessage): string {
     : `Waiting: ${m.attempts} attempt${m.attempts === 1 ? '' : 's'} refused, next try ${when(m.nextAttemptAt!)}`;
 }
 
-/** Which e-mails a pledge got (issue 12), and "Resend instructions". */
+/** Which e-mails a pledge got (docs/decisions/014-email-outbox.md), and "Resend instructions". */
 export function PledgeEmailsDialog({
   pledge,
   onOpenChange,

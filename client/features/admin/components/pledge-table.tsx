@@ -1,7 +1,7 @@
 import { ArrowDown, ArrowUp, ArrowUpDown, Mail, Pencil, Search, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { formatMoney, formatNumber, timeAgo } from '../../../../shared/format';
-import type { AdminPledge } from '../../../../shared/schemas/pledge';
+import { formatMoney, formatNumber, timeAgo } from '@shared/format';
+import type { AdminPledge } from '@shared/schemas/pledge';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -179,8 +179,8 @@ function PledgeRow({
 }
 
 /**
- * Pledge Management (SPEC 2): search (debounced), status filter, Amount/Date sorting and paging,
- * all done by the server (docs/decisions/006-admin-table-paging.md).
+ * Pledge Management (product rule): search (debounced), status filter, Amount/Date sorting and
+ * paging, all done by the server (docs/decisions/006-admin-table-paging.md).
  */
 export function PledgeTable({
   params,

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type Resolver } from 'react-hook-form';
-import { updateFormSchema } from '../../../../shared/schemas/update';
+import { updateFormSchema } from '@shared/schemas/update';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/toast-store';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { formatNumber } from '../../../../shared/format';
-import { progressUpdateSchema } from '../../../../shared/schemas/progress';
-import { firstMessage } from '../../../../shared/schemas/text';
+import { formatNumber } from '@shared/format';
+import { progressUpdateSchema } from '@shared/schemas/progress';
+import { firstMessage } from '@shared/schemas/text';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
@@ -12,9 +12,9 @@ import { progressQuery } from '../../../lib/query-keys';
 import { useUpdateProgress } from '../api';
 
 /**
- * The Admin Panel (SPEC 2): current progress in containers and the manual adjustment, which
- * replaces the stored one (DECISIONS 5). Prefilled with the current adjustment on each opening;
- * back to 0 after a successful update.
+ * The Admin Panel: current progress in containers and the manual adjustment, which replaces the
+ * stored one (product rule, docs/decisions/010-product-rules.md). Prefilled with the current
+ * adjustment on each opening; back to 0 after a successful update.
  */
 export function ProgressDialog({
   open,

@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { CURRENCIES, CURRENCY_PREFIX, type Currency } from '../../../../shared/constants';
-import { formatMoney } from '../../../../shared/format';
-import type { AdminPledge } from '../../../../shared/schemas/pledge';
-import { convertAmount } from '../../../../shared/received';
+import { CURRENCIES, CURRENCY_PREFIX, type Currency } from '@shared/constants';
+import { formatMoney } from '@shared/format';
+import type { AdminPledge } from '@shared/schemas/pledge';
+import { convertAmount } from '@shared/received';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';

@@ -1,7 +1,7 @@
 import { CheckCircle2, Clock, HandCoins, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { formatMoney, formatNumber } from '../../../../shared/format';
-import type { PledgeStats } from '../../../../shared/schemas/pledge';
+import { formatMoney, formatNumber } from '@shared/format';
+import type { PledgeStats } from '@shared/schemas/pledge';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 
@@ -33,7 +33,10 @@ function StatCard({
 
 const value = 'text-2xl font-bold text-ink-900 tabular-nums';
 
-/** Money that arrived (issue 11), under the pledged totals: what a treasurer reconciles. */
+/**
+ * Money that arrived (docs/decisions/013-statement-matching.md), under the pledged totals: what a
+ * treasurer reconciles.
+ */
 function Received({ stats }: { stats: PledgeStats }) {
   const parts = [
     stats.receivedUSD > 0 ? formatMoney(stats.receivedUSD, 'USD') : null,
@@ -46,7 +49,7 @@ function Received({ stats }: { stats: PledgeStats }) {
   );
 }
 
-/** SPEC 2: four cards; the USD and JMD subtotals show only when above zero. */
+/** Product rule: four cards; the USD and JMD subtotals show only when above zero. */
 export function StatCards({ stats }: { stats: PledgeStats | undefined }) {
   const loading = <Skeleton className="h-8 w-24" />;
   const amounts = stats

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ChangeEvent } from 'react';
-import { CURRENCIES } from '../../../../shared/constants';
-import { formatMoney } from '../../../../shared/format';
+import { CURRENCIES } from '@shared/constants';
+import { formatMoney } from '@shared/format';
 import {
   STATEMENT_MAX_BYTES,
   type MatchConfidence,
@@ -8,7 +8,7 @@ import {
   type StatementImportResult,
   type StatementMapping,
   type StatementPreview,
-} from '../../../../shared/schemas/statement';
+} from '@shared/schemas/statement';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -53,8 +53,9 @@ function toBase64(buffer: ArrayBuffer): string {
 }
 
 /**
- * "Import bank statement" (issue 11): choose the CSV, map its columns once (remembered), review
- * each credit with its proposed pledge and why, tick and confirm in one batch.
+ * "Import bank statement" (docs/decisions/013-statement-matching.md): choose the CSV, map its
+ * columns once (remembered), review each credit with its proposed pledge and why, tick and confirm
+ * in one batch.
  */
 export function StatementImport() {
   const [file, setFile] = useState<{ name: string; content: string } | null>(null);

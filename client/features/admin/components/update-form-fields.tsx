@@ -1,7 +1,7 @@
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { IMAGE_MAX_BYTES, RECIPIENT_MAX_LENGTH } from '../../../../shared/constants';
-import type { updateEditFormSchema } from '../../../../shared/schemas/update';
+import { IMAGE_MAX_BYTES, RECIPIENT_MAX_LENGTH } from '@shared/constants';
+import type { updateEditFormSchema } from '@shared/schemas/update';
 import { Input } from '../../../components/ui/input';
 import { FieldError, Label } from '../../../components/ui/label';
 import { ImageUploadButton } from './image-upload-button';

@@ -1,12 +1,12 @@
 import { Pencil, Plus, Trash2 } from 'lucide-react';
-import { formatDeliveryDate, formatNumber } from '../../../../shared/format';
-import type { DeliveryUpdate } from '../../../../shared/schemas/update';
+import { formatDeliveryDate, formatNumber } from '@shared/format';
+import type { DeliveryUpdate } from '@shared/schemas/update';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 
-/** "1 Update", "2 Updates" (SPEC 2). */
+/** "1 Update", "2 Updates" (product rule). */
 export function updateCountLabel(n: number): string {
   return `${formatNumber(n)} ${n === 1 ? 'Update' : 'Updates'}`;
 }

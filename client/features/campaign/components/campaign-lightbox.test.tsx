@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { campaignSchema } from '../../../../shared/schemas/campaign';
+import { campaignSchema } from '@shared/schemas/campaign';
 import { CampaignLightbox } from './campaign-lightbox';
 
 const campaign = campaignSchema.parse(

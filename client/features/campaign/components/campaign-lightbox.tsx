@@ -5,44 +5,30 @@ import {
   LIGHTBOX_AUTO_CLOSE_MS,
   LIGHTBOX_FADE_IN_DELAY_MS,
   LIGHTBOX_FADE_OUT_MS,
-  LIGHTBOX_STORAGE_KEY,
-} from '../../../../shared/constants';
-import type { Campaign } from '../../../../shared/schemas/campaign';
+} from '@shared/constants';
+import type { Campaign } from '@shared/schemas/campaign';
 import { cn } from '../../../lib/cn';
+import { hasSeenLightbox, markLightboxSeen } from '../lightbox-flag';
 
 type Phase = 'closed' | 'mounted' | 'visible' | 'leaving';
-
-function hasSeen(): boolean {
-  try {
-    return localStorage.getItem(LIGHTBOX_STORAGE_KEY) !== null;
-  } catch {
-    return true; // storage blocked: never nag a visitor we cannot remember
-  }
-}
-
-function markSeen() {
-  try {
-    localStorage.setItem(LIGHTBOX_STORAGE_KEY, 'true');
-  } catch {
-    /* storage blocked: it shows again next visit, nothing else to do */
-  }
-}
 
 function prefersReducedMotion(): boolean {
   return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 }
 
 /**
- * The campaign context, once per browser (SPEC 2): fades in after 50 ms, closes on a click
+ * The campaign context, once per browser (product rule): fades in after 50 ms, closes on a click
  * anywhere, on its close button, on Escape or after 30 s, then fades out over 300 ms. Radix keeps
- * focus inside while it is open and gives it back after. Without motion it appears and goes at once.
+ * focus inside while it is open and gives it back after. Without motion it appears and goes at
+ * once.
  */
 export function CampaignLightbox({ campaign }: { campaign: Campaign }) {
-  const [phase, setPhase] = useState<Phase>(() => (hasSeen() ? 'closed' : 'mounted'));
+  // Only ever rendered in the browser, after hydration (first-visit-lightbox.tsx loads it).
+  const [phase, setPhase] = useState<Phase>(() => (hasSeenLightbox() ? 'closed' : 'mounted'));
   const reduced = useRef(false);
 
   const dismiss = useCallback(() => {
-    markSeen();
+    markLightboxSeen();
     setPhase((p) => (p === 'mounted' || p === 'visible' ? 'leaving' : p));
   }, []);
 

@@ -1,5 +1,5 @@
 import { CircleCheck } from 'lucide-react';
-import type { Campaign } from '../../../../shared/schemas/campaign';
+import type { Campaign } from '@shared/schemas/campaign';
 import { Card } from '../../../components/ui/card';
 
 /** The campaign's mission, partner logos (linking to the partners) and who receives containers. */

@@ -1,18 +1,19 @@
 import { Check, CircleCheck, Copy, Info, Landmark, Link2, Mail } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import type { Campaign } from '../../../../shared/schemas/campaign';
+import type { Campaign } from '@shared/schemas/campaign';
 import { InstructionsActions } from '../../../components/payment/instructions-actions';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { lastPledgeReference } from '../../../lib/last-pledge';
+import { ShareCampaign } from './share-campaign';
+import { lastPledgeContainers, lastPledgeReference } from '../../../lib/last-pledge';
 import {
   paymentFileName,
   paymentInstructionsText,
   paymentSections,
   REFERENCE_INSTRUCTION,
-} from '../../../../shared/payment-text';
+} from '@shared/payment-text';
 
-/** Saves the instructions as a text file, named after the supplier's brand (SPEC 2). */
+/** Saves the instructions as a text file: `{supplier brand}-Payment-Instructions.txt`. */
 export function downloadInstructions(campaign: Campaign, reference?: string | null) {
   const blob = new Blob([paymentInstructionsText(campaign, reference)], {
     type: 'text/plain;charset=utf-8',
@@ -33,10 +34,11 @@ export function PaymentInstructions({
   statusLink,
 }: {
   campaign: Campaign;
-  /** The donor's status page (issue 12), when this browser made the pledge. */
+  /** The donor's status page (docs/decisions/014-email-outbox.md), if this browser pledged. */
   statusLink?: string;
 }) {
   const [reference] = useState(lastPledgeReference);
+  const [containers] = useState(lastPledgeContainers);
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
       <div className="text-center">
@@ -74,6 +76,8 @@ export function PaymentInstructions({
       <PaymentDetails campaign={campaign} />
 
       <InstructionsActions onDownload={() => downloadInstructions(campaign, reference)} />
+
+      <ShareCampaign campaign={campaign} containers={containers} />
     </div>
   );
 }
@@ -132,7 +136,7 @@ export function PaymentDetails({ campaign }: { campaign: Campaign }) {
 
 /**
  * The donor's payment reference in large type with a copy button: the one thing the bank transfer
- * must carry so the treasurer can match it (issue 11).
+ * must carry so the treasurer can match it (docs/decisions/012-payment-reference.md).
  */
 export function ReferenceCard({ reference }: { reference: string }) {
   const [copied, setCopied] = useState(false);

@@ -1,19 +1,30 @@
 import { CircleCheck, Clock, Send } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { formatMoney, formatNumber } from '../../../../shared/format';
-import { PAYMENT_STATE_LABEL } from '../../../../shared/received';
-import type { DonorPledgeView } from '../../../../shared/schemas/email';
+import { formatMoney, formatNumber } from '@shared/format';
+import { PAYMENT_STATE_LABEL } from '@shared/received';
+import type { DonorPledgeView } from '@shared/schemas/email';
 import { Badge } from '../../../components/ui/badge';
 import { InstructionsActions } from '../../../components/payment/instructions-actions';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { useMarkSent } from '../api';
 
+/**
+ * A calendar day in the campaign's time zone: the same text on the server that renders the page
+ * and in the donor's browser that hydrates it, wherever either of them is.
+ */
+const dayFormat = new Intl.DateTimeFormat('en-US', {
+  dateStyle: 'long',
+  timeZone: 'America/Jamaica',
+});
 function day(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long' });
+  return dayFormat.format(new Date(iso));
 }
 
-/** The donor's status page (issue 12): where the pledge stands, and how to pay it. */
+/**
+ * The donor's status page (docs/decisions/014-email-outbox.md): where the pledge stands, and how to
+ * pay it.
+ */
 export function PledgeStatus({
   pledge,
   token,

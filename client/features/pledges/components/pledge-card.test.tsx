@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Pledge } from '../../../../shared/schemas/pledge';
+import type { Pledge } from '@shared/schemas/pledge';
 import { createQueryClient } from '../../../lib/query-client';
 import { AdminAuthProvider } from '../../admin-auth/context';
 import { PledgeCard } from './pledge-card';

@@ -1,14 +1,14 @@
 import { Heart } from 'lucide-react';
-import { CURRENCIES } from '../../../../shared/constants';
-import { formatMoney, formatNumber, timeAgo } from '../../../../shared/format';
-import type { Pledge } from '../../../../shared/schemas/pledge';
+import { CURRENCIES } from '@shared/constants';
+import { formatMoney, formatNumber, timeAgo } from '@shared/format';
+import type { Pledge } from '@shared/schemas/pledge';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { useConfirmPledge } from '../api';
 
 interface PledgeCardProps {
   pledge: Pledge;
-  /** SPEC 2: with admin controls on, the card shows the paid status and "Mark Paid". */
+  /** Product rule: with admin controls on, the card shows the paid status and "Mark Paid". */
   adminControls?: boolean;
   now?: Date;
 }

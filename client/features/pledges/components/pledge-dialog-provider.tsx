@@ -9,11 +9,14 @@ import {
   type ReactNode,
 } from 'react';
 import { Button, type ButtonProps } from '../../../components/ui/button';
+import { prefetchLaterChunks } from '../../../lib/prefetch';
+import { whenIdle } from '../../../lib/when-idle';
 
 /**
- * The pledge form carries zod and react-hook-form (~70 KB gzipped): it is its own chunk, fetched
- * when the browser is idle after the first render, so the home stays light and the dialog still
- * opens at once.
+ * The pledge form carries zod and react-hook-form (~70 KB gzipped): it is its own chunk. The
+ * browser prefetches it when idle after the first render (downloaded, not run: see
+ * lib/prefetch.ts), and hovering or focusing a Pledge Now button starts running it, so the dialog
+ * still opens at once.
  */
 const loadPledgeDialog = () => import('./pledge-dialog');
 const PledgeDialog = lazy(loadPledgeDialog);
@@ -24,29 +27,12 @@ interface PledgeDialogControls {
 
 const PledgeDialogContext = createContext<PledgeDialogControls | null>(null);
 
-function whenIdle(fn: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const id = window.requestIdleCallback(fn, { timeout: 4000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = setTimeout(fn, 1500);
-  return () => clearTimeout(id);
-}
-
 export function PledgeDialogProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
   // Mounted from the first opening on, so closing keeps the form's state and focus handling.
   const [mounted, setMounted] = useState(false);
 
-  useEffect(
-    () =>
-      whenIdle(() => {
-        loadPledgeDialog().catch(() => {
-          /* offline: the click will try again */
-        });
-      }),
-    [],
-  );
+  useEffect(() => whenIdle(prefetchLaterChunks), []);
 
   const controls = useMemo<PledgeDialogControls>(
     () => ({
@@ -76,6 +62,8 @@ export function usePledgeDialog(): PledgeDialogControls {
   return ctx;
 }
 
+const preload = () => void loadPledgeDialog().catch(() => undefined);
+
 /** "Pledge Now": opens the "Make a Pledge" dialog. */
 export function PledgeNowButton({ children = 'Pledge Now', onClick, ...props }: ButtonProps) {
   const { openPledgeDialog } = usePledgeDialog();
@@ -83,8 +71,10 @@ export function PledgeNowButton({ children = 'Pledge Now', onClick, ...props }: 
     <Button
       variant="accent"
       aria-haspopup="dialog"
-      // The chunk may still be on its way on a slow first visit: hovering or focusing starts it.
-      onPointerEnter={() => void loadPledgeDialog().catch(() => undefined)}
+      // Hovering, focusing or touching starts loading the form's code: by the click it is ready.
+      onPointerEnter={preload}
+      onPointerDown={preload}
+      onFocus={preload}
       onClick={(e) => {
         onClick?.(e);
         if (!e.defaultPrevented) openPledgeDialog();

@@ -7,21 +7,21 @@ import {
   CURRENCIES,
   CURRENCY_PREFIX,
   PLEDGE_AMOUNT_MIN,
-} from '../../../../shared/constants';
-import { goalOrDefault, pledgeEstimate, UNIT_PRICE_TEXT } from '../../../../shared/containers';
-import { formatNumber } from '../../../../shared/format';
+} from '@shared/constants';
+import { goalOrDefault, pledgeEstimate, UNIT_PRICE_TEXT } from '@shared/containers';
+import { formatNumber } from '@shared/format';
 import {
   pledgeCreateSchema,
   type PledgeCreate,
   type PledgeCreateInput,
-} from '../../../../shared/schemas/pledge';
+} from '@shared/schemas/pledge';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Dialog, DialogClose, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { FieldError, Label } from '../../../components/ui/label';
 import { cn } from '../../../lib/cn';
-import { rememberPledgeReference } from '../../../lib/last-pledge';
+import { rememberPledgeContainers, rememberPledgeReference } from '../../../lib/last-pledge';
 import { navigate } from '../../../lib/navigation';
 import { progressQuery } from '../../../lib/query-keys';
 import { rememberStatusLink } from '../../../lib/status-link';
@@ -37,7 +37,7 @@ export function newIdempotencyKey(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-/** SPEC 2: an empty amount counts as 0 (and then fails the "at least $1" rule). */
+/** Product rule: an empty amount counts as 0 (and then fails the "at least $1" rule). */
 export function parseAmountInput(value: unknown): number {
   if (value === '' || value === null || value === undefined) return 0;
   const n = Number(value);
@@ -53,7 +53,7 @@ const DEFAULTS: Partial<PledgeCreateInput> = {
   website: '',
 };
 
-/** The "Make a Pledge" dialog (SPEC 2): validated with the same zod schema as the API. */
+/** The "Make a Pledge" dialog: validated with the same zod schema as the API. */
 export default function PledgeDialog({
   open,
   onOpenChange,
@@ -98,6 +98,7 @@ export default function PledgeDialog({
       submission.current = null;
       // The thank-you page shows the payment reference (a honeypot answer has none).
       if (typeof created.reference === 'string') rememberPledgeReference(created.reference);
+      if (typeof created.containers === 'number') rememberPledgeContainers(created.containers);
       rememberStatusLink(created);
     } catch {
       return; // "Pledge Failed" toast shown by the mutation; the form keeps what was typed.
@@ -222,7 +223,7 @@ export default function PledgeDialog({
             </Label>
           </div>
 
-          {/* Honeypot (DECISIONS 11): invisible to people and skipped by the keyboard. */}
+          {/* Honeypot (catches naive bots): invisible to people and skipped by the keyboard. */}
           <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
             <label>
               Website

@@ -1,5 +1,5 @@
 import { HandHeart } from 'lucide-react';
-import type { Pledge } from '../../../../shared/schemas/pledge';
+import type { Pledge } from '@shared/schemas/pledge';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useNow } from '../use-now';
 import { PledgeCard } from './pledge-card';
@@ -12,7 +12,7 @@ interface RecentPledgesProps {
   emptyAction?: React.ReactNode;
 }
 
-/** The 8 newest pledges (SPEC 2), or "Be the First Supporter". */
+/** The 8 newest pledges, or "Be the First Supporter". */
 export function RecentPledges({
   pledges,
   isLoading,

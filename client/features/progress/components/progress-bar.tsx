@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
-import { PROGRESS_FILL_DELAY_MS } from '../../../../shared/constants';
-import { formatNumber } from '../../../../shared/format';
+import { useEffect, useState, type CSSProperties } from 'react';
+import { PROGRESS_FILL_DELAY_MS } from '@shared/constants';
+import { formatNumber } from '@shared/format';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { progressView, receivedView } from './progress-math';
@@ -14,7 +14,7 @@ interface ProgressBarProps {
 }
 
 /**
- * Containers pledged against the goal (SPEC 2, "Progress bar component"). The fill starts empty
+ * Containers pledged against the goal. The fill starts empty
  * and grows after ~100 ms, so a visitor sees the campaign move.
  */
 export function ProgressBar({
@@ -100,15 +100,15 @@ function LoadedProgressBar({
             <div
               data-testid="progress-fill"
               data-percent={width}
-              className="relative flex h-full w-full items-center justify-end rounded-full bg-sun-300 transition-transform duration-1000 ease-out"
-              style={{ transform: `translateX(${width - 100}%)` }}
+              className="fill-end relative flex h-full w-full items-center justify-end rounded-full bg-sun-300 transition-transform duration-1000 ease-out"
+              style={fill(width - 100, view.percent - 100)}
             >
               <div
                 data-testid="progress-received"
                 data-percent={receivedWidth}
                 aria-hidden="true"
-                className="absolute inset-0 rounded-full bg-gradient-to-r from-brand-600 to-brand-700 transition-transform duration-1000 ease-out"
-                style={{ transform: `translateX(${receivedWidth - width}%)` }}
+                className="fill-end absolute inset-0 rounded-full bg-gradient-to-r from-brand-600 to-brand-700 transition-transform duration-1000 ease-out"
+                style={fill(receivedWidth - width, money.receivedPercent - view.percent)}
               />
               {view.labelInside ? label : null}
             </div>
@@ -148,6 +148,17 @@ function LoadedProgressBar({
       </p>
     </div>
   );
+}
+
+/**
+ * A fill's position now, and where it ends (`--fill-end`): without JavaScript the fill cannot grow
+ * in, and styles.css shows it at its end instead of empty.
+ */
+function fill(nowPercent: number, endPercent: number): CSSProperties {
+  return {
+    transform: `translateX(${nowPercent}%)`,
+    ['--fill-end' as string]: `${endPercent}%`,
+  };
 }
 
 function ProgressBarSkeleton() {

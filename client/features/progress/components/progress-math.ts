@@ -1,5 +1,5 @@
-import { PROGRESS_LABEL_INSIDE_ABOVE } from '../../../../shared/constants';
-import { goalOrDefault, percentComplete } from '../../../../shared/containers';
+import { PROGRESS_LABEL_INSIDE_ABOVE } from '@shared/constants';
+import { goalOrDefault, percentComplete } from '@shared/containers';
 
 export interface ProgressView {
   /** 0..100, for the bar's width. */
@@ -8,7 +8,7 @@ export interface ProgressView {
   percentLabel: string;
   goal: number;
   remaining: number;
-  /** SPEC 9: the label sits inside the bar above 8 percent, else outside it. */
+  /** Product rule: the label sits inside the bar above 8 percent, else outside it. */
   labelInside: boolean;
 }
 
@@ -34,8 +34,9 @@ export interface ReceivedView {
 }
 
 /**
- * The bar's two tones (issue 11): confirmedAmount is the received part, the rest of currentAmount
- * is pledged but not yet received. currentAmount keeps its meaning (DECISIONS 2).
+ * The bar's two tones (docs/decisions/013-statement-matching.md): confirmedAmount is the received
+ * part, the rest of currentAmount is pledged but not yet received. currentAmount keeps its meaning
+ * (containers pledged).
  */
 export function receivedView(
   current: number,

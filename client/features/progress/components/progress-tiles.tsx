@@ -1,4 +1,4 @@
-import { formatNumber } from '../../../../shared/format';
+import { formatNumber } from '@shared/format';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { progressView } from './progress-math';
 
@@ -8,7 +8,10 @@ interface ProgressTilesProps {
   goalAmount?: number;
 }
 
-/** The "Donors" and "Complete" tiles (SPEC 2). Donors: distinct e-mails (DECISIONS 3). */
+/**
+ * The "Donors" and "Complete" tiles. Donors: distinct e-mails (see
+ * docs/decisions/008-security-review-fixes.md).
+ */
 export function ProgressTiles({ donorCount, currentAmount, goalAmount }: ProgressTilesProps) {
   const loading = currentAmount === undefined;
   const complete = loading ? '' : progressView(currentAmount, goalAmount).percentLabel;

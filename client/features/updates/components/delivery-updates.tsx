@@ -1,13 +1,13 @@
 import { Truck } from 'lucide-react';
 import { useRef, useState } from 'react';
-import type { DeliveryUpdate } from '../../../../shared/schemas/update';
+import type { DeliveryUpdate } from '@shared/schemas/update';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { EMBEDDED_UPDATES } from '../../../../shared/constants';
+import { EMBEDDED_UPDATES } from '@shared/constants';
 import { useUpdates } from '../api';
 import { UpdateCard } from './update-card';
 
-/** The delivery feed (SPEC 2), or "No Updates Yet". */
+/** The delivery feed, or "No Updates Yet". */
 export function DeliveryUpdates({ onEdit }: { onEdit?: (update: DeliveryUpdate) => void }) {
   const { data: updates, isLoading, refetch, isFetching } = useUpdates();
   const [loadedAll, setLoadedAll] = useState(false);

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DeliveryUpdate } from '../../../../shared/schemas/update';
+import type { DeliveryUpdate } from '@shared/schemas/update';
 import { UpdateCard } from './update-card';
 
 afterEach(cleanup);

@@ -1,6 +1,6 @@
 import { Pencil } from 'lucide-react';
-import { formatDeliveryDate, formatNumber } from '../../../../shared/format';
-import type { DeliveryUpdate } from '../../../../shared/schemas/update';
+import { formatDeliveryDate, formatNumber } from '@shared/format';
+import type { DeliveryUpdate } from '@shared/schemas/update';
 import { Button } from '../../../components/ui/button';
 
 interface UpdateCardProps {

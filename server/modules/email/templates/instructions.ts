@@ -1,5 +1,5 @@
-import { formatMoney, formatNumber } from '../../../../shared/format';
-import { confirmationNote, paymentNote, paymentSections } from '../../../../shared/payment-text';
+import { formatMoney, formatNumber } from '@shared/format';
+import { confirmationNote, paymentNote, paymentSections } from '@shared/payment-text';
 import { button, detailsTable, html, page, type EmailData, type RenderedEmail } from './layout';
 
 /**

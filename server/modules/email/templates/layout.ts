@@ -1,5 +1,5 @@
-import type { Campaign } from '../../../../shared/schemas/campaign';
-import type { Currency } from '../../../../shared/constants';
+import type { Campaign } from '@shared/schemas/campaign';
+import type { Currency } from '@shared/constants';
 
 /** What a template gets: one pledge (the recipient's own, never anyone else's) and the campaign. */
 export interface EmailData {
@@ -10,9 +10,9 @@ export interface EmailData {
     currency: Currency;
     containers: number;
     createdAt: Date;
-    /** The payment reference (issue 11), when the pledge has one. */
+    /** The payment reference (docs/decisions/012-payment-reference.md), when the pledge has one. */
     reference?: string | null;
-    /** What arrived (issue 11), when recorded: possibly less, or in the other currency. */
+    /** What arrived, when recorded: possibly less, or in the other currency. */
     amountReceived?: number | null;
     currencyReceived?: Currency | null;
     /** Still owed in the pledge's currency (a part payment). */

@@ -1,4 +1,4 @@
-import { formatMoney, formatNumber } from '../../../../shared/format';
+import { formatMoney, formatNumber } from '@shared/format';
 import {
   button,
   detailsTable,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import campaignJson from '../../../../config/campaign.json';
-import { campaignSchema } from '../../../../shared/schemas/campaign';
+import { campaignSchema } from '@shared/schemas/campaign';
 import { instructionsEmail } from './instructions';
 import type { EmailData } from './layout';
 import { receiptEmail } from './receipt';

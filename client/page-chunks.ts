@@ -1,0 +1,30 @@
+import { lazyPreloaded } from './lib/lazy-preloaded';
+
+/**
+ * The thank-you and donor status pages load on demand: a visitor landing on the home does not
+ * download them with the first load (docs/decisions/017-server-rendering.md). The thank-you
+ * page's files are prefetched when the browser is idle (lib/prefetch.ts), before a pledge can
+ * lead there.
+ */
+export const paymentPageChunk = lazyPreloaded(() =>
+  import('./routes/payment-instructions').then((m) => ({ default: m.PaymentInstructionsPage })),
+);
+
+export const statusPageChunk = lazyPreloaded(() =>
+  import('./routes/pledge-status').then((m) => ({ default: m.PledgeStatusPage })),
+);
+
+/**
+ * A page opened directly is loaded before the first render, so the server's HTML for it is
+ * hydrated at once (a lazy component that suspends would not match the HTML).
+ */
+export function preloadPageChunk(pathname: string): Promise<unknown> {
+  const load =
+    pathname === '/payment-instructions'
+      ? paymentPageChunk.preload()
+      : pathname.startsWith('/pledge/')
+        ? statusPageChunk.preload()
+        : undefined;
+  // A failed preload is not fatal: the lazy component retries and shows its fallback.
+  return load?.catch(() => undefined) ?? Promise.resolve();
+}

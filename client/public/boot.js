@@ -1,0 +1,14 @@
+// Starts the app after the browser has painted the server's HTML (see
+// docs/decisions/017-server-rendering.md). The app's script is already being downloaded and
+// compiled (it is a modulepreload in the page); running it first would hold back the first paint
+// by the time it takes to evaluate, a few hundred milliseconds on a slow phone.
+const entry = document.querySelector('link[rel="modulepreload"][data-entry]');
+let started = false;
+function start() {
+  if (started || !entry) return;
+  started = true;
+  import(entry.href);
+}
+// After the next frame is painted; a tab in the background paints no frame, so start anyway.
+window.requestAnimationFrame(() => setTimeout(start, 0));
+setTimeout(start, 300);

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { pledgeShareMessage, progressSummary } from './share';
+
+describe('share texts', () => {
+  it('says how many containers the donor pledged, and nothing else about the pledge', () => {
+    expect(pledgeShareMessage('Meals for Recovery Jamaica', 1000)).toBe(
+      'I just pledged 1,000 meal containers for families recovering from the hurricane in Jamaica with Meals for Recovery Jamaica. Every US$0.11 or J$16.72 provides one. Join me:',
+    );
+    expect(pledgeShareMessage('X', 1)).toMatch(/^I just pledged 1 meal container for /);
+    // Unknown (another tab, storage refused): no number.
+    expect(pledgeShareMessage('X', null)).toMatch(/^I just pledged meal containers for /);
+    expect(pledgeShareMessage('X', 0)).toMatch(/^I just pledged meal containers for /);
+  });
+
+  it('sums up the progress like the page (goal 500,000 when unset, capped percentage)', () => {
+    expect(progressSummary(22_727, 500_000)).toBe(
+      '22,727 of 500,000 meal containers pledged (4.5%)',
+    );
+    expect(progressSummary(0, 0)).toBe('0 of 500,000 meal containers pledged (0.0%)');
+    expect(progressSummary(-50, 100)).toBe('0 of 100 meal containers pledged (0.0%)');
+    expect(progressSummary(250, 100)).toBe('250 of 100 meal containers pledged (100.0%)');
+  });
+});

@@ -1,0 +1,22 @@
+import { goalOrDefault, percentComplete, UNIT_PRICE_TEXT } from './containers';
+import { formatNumber } from './format';
+
+/** The progress as one line: "12,345 of 500,000 meal containers pledged (2.5%)". */
+export function progressSummary(currentAmount: number, goalAmount?: number): string {
+  const goal = goalOrDefault(goalAmount);
+  const pct = percentComplete(currentAmount, goal).toFixed(1);
+  return `${formatNumber(Math.max(0, currentAmount))} of ${formatNumber(goal)} meal containers pledged (${pct}%)`;
+}
+
+/**
+ * The message a donor shares from the thank-you page. Only the number of containers of their own
+ * pledge (no name, no amount of money, no reference or status link): what they chose to share is
+ * that they gave, and how many meals it carries.
+ */
+export function pledgeShareMessage(campaignName: string, containers?: number | null): string {
+  const gift =
+    containers && containers > 0
+      ? `I just pledged ${formatNumber(containers)} meal container${containers === 1 ? '' : 's'}`
+      : 'I just pledged meal containers';
+  return `${gift} for families recovering from the hurricane in Jamaica with ${campaignName}. Every ${UNIT_PRICE_TEXT} provides one. Join me:`;
+}
