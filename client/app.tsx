@@ -8,6 +8,13 @@ import { ServerLocationProvider, type ServerLocation } from './lib/navigation';
 import { RenderTimeContext } from './lib/render-time';
 import { AppRouter } from './router';
 
+declare global {
+  interface Window {
+    /** Set by client/public/boot.js on a server-rendered page until the app is interactive. */
+    replayHeldClicks?: () => void;
+  }
+}
+
 /** Set when the app has hydrated (or rendered) and its handlers are attached: see onInteractive. */
 export const INTERACTIVE_MARK = 'app-interactive';
 
@@ -17,6 +24,8 @@ function InteractiveMark() {
     // (docs/decisions/017-server-rendering.md).
     performance.mark(INTERACTIVE_MARK);
     document.documentElement.dataset.interactive = 'true';
+    // Taps on Pledge Now before the handlers were attached (client/public/boot.js).
+    window.replayHeldClicks?.();
   }, []);
   return null;
 }

@@ -170,6 +170,33 @@ describe('with JavaScript on', () => {
   });
 });
 
+describe('before the app is interactive', () => {
+  it('a tap on Pledge Now is held and opens the form once the app has started', async () => {
+    const { page, context, close } = await openBrowser({ viewport: PHONE });
+    try {
+      await skipLightbox(context);
+      // Hold back the app's first-load script (a slow phone on a poor connection).
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.goto(server.baseUrl);
+      const pledgeNow = page.getByRole('button', { name: 'Pledge Now' }).first();
+      await pledgeNow.click();
+      expect(await page.locator('html[data-interactive]').count()).toBe(0);
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      release();
+      await page.getByRole('dialog', { name: 'Make a Pledge' }).waitFor();
+      // Held once, replayed once: one dialog, and later taps work as usual.
+      expect(await page.getByRole('dialog').count()).toBe(1);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('the home’s JavaScript', () => {
   it(`is at most ${JS_BUDGET_KB} KB gzip before the page is interactive`, async () => {
     // A first visit (the lightbox shows) with an empty cache: every script is downloaded.
