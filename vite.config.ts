@@ -14,13 +14,14 @@ const API_TESTS = [
   'tests/reliability/**/*.test.ts',
 ];
 /**
- * Crash and timing tests: R3 kill -9, R7 graceful shutdown and R9 crash during upload kill servers
- * at chosen moments; R4 (database outage), R6 (slow clients) and 9.1 (public lists at 100,000
- * pledges) assert latencies. They run in the reliability-* projects, alone and one file at a time. R1 load, R2 races, R5 disk full and R8
- * two instances assert no timing and run with the rest.
+ * Timing tests: R7 (graceful shutdown) times a SIGTERM against requests in flight; R4 (database
+ * outage), R6 (slow clients) and 9.1 (public lists at 100,000 pledges) assert latencies. They run
+ * in the reliability-* projects, alone and one file at a time. The other reliability tests assert
+ * no timing and run with the rest: R1 load, R2 races, R3 kill -9 and R9 crash during upload (a
+ * kill that lands a little later is still a kill at a random moment), R5 disk full, R8 two instances.
  */
 const SERIAL_TESTS = [
-  'tests/reliability/{kill9,pg-outage.postgres,slow-clients,graceful-shutdown,upload-crash,public-list-load}.test.ts',
+  'tests/reliability/{pg-outage.postgres,slow-clients,graceful-shutdown,public-list-load}.test.ts',
 ];
 /** Files at a time in the parallel group: much of their time is spent waiting on PostgreSQL, child servers or Chromium. */
 const PARALLEL_WORKERS = Number(process.env.TEST_WORKERS ?? 3);
@@ -169,6 +170,11 @@ export default defineConfig(({ isSsrBuild }) => ({
           ],
           env: { TEST_DB: db },
           environment: 'node',
+          // Files in a worker share the imported modules (the server, Fastify, Drizzle, PGlite):
+          // importing them again for every file cost more than the tests (docs/decisions/011).
+          // Each file still starts its own app on its own database.
+          isolate: false,
+          setupFiles: ['tests/setup/reset-fixtures.ts'],
         },
       })),
       {
