@@ -1,11 +1,10 @@
 import './lib/zod-csp';
-import { startTransition } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
 import { preloadAdminChunks } from './admin-chunks';
 import { App } from './app';
 import { readInitialData, seedQueryCache } from './lib/initial-data';
 import { createQueryClient } from './lib/query-client';
 import { preloadPageChunk } from './page-chunks';
+import { reactDom } from './react-init';
 import './styles.css';
 
 /**
@@ -31,8 +30,8 @@ async function start() {
     // the main thread for the whole tree (a default-priority render is not time-sliced); a tap
     // meanwhile still works, React hydrates that part first. A mismatch is a bug; it is logged
     // with a fixed prefix that the end-to-end tests look for.
-    startTransition(() => {
-      hydrateRoot(container, app, {
+    reactDom.startTransition(() => {
+      reactDom.hydrateRoot(container, app, {
         onRecoverableError(error, info) {
           console.error('Hydration error:', error, info.componentStack ?? '');
         },
@@ -40,7 +39,7 @@ async function start() {
     });
   } else {
     // No server rendering (the admin page, the dev server): render from scratch.
-    createRoot(container).render(app);
+    reactDom.createRoot(container).render(app);
   }
 }
 

@@ -22,6 +22,13 @@ describe('formatNumber', () => {
     expect(formatNumber(500_000)).toBe('500,000');
     expect(formatNumber(-1234)).toBe('-1,234');
   });
+
+  it('prints what Intl en-US with no fraction digits prints, without loading Intl', () => {
+    const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+    const values = [0, 1, 9, 10, 999, 1000, 1001, 12_345.5, 99_999.49, 100_000, 1_000_000_000];
+    for (const v of [...values, ...values.map((x) => -x), 0.4, -0.4, 2.5, -2.5, 1e15 + 2])
+      expect(formatNumber(v), String(v)).toBe(intl.format(v));
+  });
 });
 
 describe('timeAgo', () => {

@@ -1,15 +1,22 @@
 import { CURRENCY_PREFIX, type Currency } from './constants';
 
-const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-
+/**
+ * "1,234,567": what `new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })` prints for a
+ * finite number (halves away from zero), without Intl. The browser's first Intl formatter loads its
+ * locale data, 10–30 ms of main-thread time on a phone before the home can respond, to print
+ * digits and commas (docs/decisions/017-server-rendering.md).
+ */
 export function formatNumber(n: number): string {
-  return integer.format(n);
+  if (!Number.isFinite(n)) return String(n);
+  const digits = String(Math.round(Math.abs(n)));
+  const grouped = digits.replace(/\B(?=(\d{3})+$)/g, ',');
+  return n < 0 || Object.is(n, -0) ? `-${grouped}` : grouped;
 }
 
 /** "US$1,250" / "J$15,200" (product rule). */
 export function formatMoney(amount: number, currency: Currency | string): string {
   const prefix = currency === 'USD' ? CURRENCY_PREFIX.USD : CURRENCY_PREFIX.JMD;
-  return `${prefix}${integer.format(amount)}`;
+  return `${prefix}${formatNumber(amount)}`;
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [

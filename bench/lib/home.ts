@@ -46,13 +46,26 @@ export async function measureHomeJs(url: string): Promise<ScriptsBeforeInteracti
   }
 }
 
+/**
+ * One Lighthouse run, tried once more when Lighthouse itself fails: on this loaded machine it
+ * sometimes loses the page's trace ("NO_NAVSTART"), which says nothing about the page.
+ */
+function runLighthouseWithRetry(url: string, log: (s: string) => void): LighthouseResult {
+  try {
+    return runLighthouse(url);
+  } catch (err) {
+    log(`  Lighthouse run failed, once more: ${(err as Error).message.slice(0, 200)}`);
+    return runLighthouse(url);
+  }
+}
+
 /** Lighthouse mobile (LIGHTHOUSE_RUNS runs, medians) and the JavaScript count, for one URL. */
 export async function measureHome(url: string, log: (s: string) => void): Promise<HomeResult> {
   const result: HomeResult = { lighthouseRuns: [], cpuTbtRuns: [] };
   if (process.env.BENCH_LIGHTHOUSE !== '0') {
     try {
       for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
-        const r = runLighthouse(url);
+        const r = runLighthouseWithRetry(url, log);
         result.lighthouseRuns.push(r);
         log(
           `  Lighthouse run ${i + 1}/${LIGHTHOUSE_RUNS}: performance ${r.performance}, LCP ${r.lcpMs} ms, FCP ${r.fcpMs} ms, TBT ${r.tbtMs} ms, CLS ${r.cls}`,

@@ -26,6 +26,7 @@ export function CampaignLightbox({ campaign }: { campaign: Campaign }) {
   // Only ever rendered in the browser, after hydration (first-visit-lightbox.tsx loads it).
   const [phase, setPhase] = useState<Phase>(() => (hasSeenLightbox() ? 'closed' : 'mounted'));
   const reduced = useRef(false);
+  const closeButton = useRef<HTMLButtonElement>(null);
 
   const dismiss = useCallback(() => {
     markLightboxSeen();
@@ -81,6 +82,16 @@ export function CampaignLightbox({ campaign }: { campaign: Campaign }) {
           data-testid="campaign-lightbox"
           data-phase={phase}
           onClick={dismiss}
+          onOpenAutoFocus={(event) => {
+            // Radix would move focus in while the dialog mounts, which makes the browser style and
+            // lay out the whole page (the scroll lock has just changed the body) in the same task:
+            // the home's longest after React's own code. A frame later, that work is done
+            // (docs/decisions/017-server-rendering.md).
+            event.preventDefault();
+            requestAnimationFrame(() =>
+              setTimeout(() => closeButton.current?.focus({ preventScroll: true }), 0),
+            );
+          }}
           className={cn(
             'fixed top-1/2 left-1/2 z-50 max-h-[90dvh] w-[calc(100vw-1.5rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 overflow-y-auto',
             'cursor-pointer rounded-2xl bg-white shadow-2xl transition-opacity duration-300 focus:outline-none',
@@ -115,6 +126,7 @@ export function CampaignLightbox({ campaign }: { campaign: Campaign }) {
             <p className="text-center text-sm text-ink-600">Tap or click anywhere to continue</p>
           </div>
           <DialogPrimitive.Close
+            ref={closeButton}
             aria-label="Close"
             className="absolute top-4 right-4 rounded-md p-1.5 text-white hover:bg-white/15 focus-visible:outline-none focus-visible:ring-3 focus-visible:ring-sun-400"
           >
