@@ -28,7 +28,8 @@ setTimeout(start, 300);
 // held here and replayed by the app once it is interactive (client/app.tsx).
 const held = [];
 function hold(event) {
-  const target = event.target instanceof window.Element && event.target.closest('[data-replay-click]');
+  const target =
+    event.target instanceof window.Element && event.target.closest('[data-replay-click]');
   if (!target) return;
   event.preventDefault();
   event.stopPropagation();
