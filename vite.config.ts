@@ -186,6 +186,7 @@ export default defineConfig(({ isSsrBuild }) => ({
           name: 'unit',
           include: ['shared/**/*.test.ts', 'client/**/*.test.{ts,tsx}', 'server/**/*.unit.test.ts'],
           environment: 'jsdom',
+          isolate: false,
         },
       },
       ...(['pglite', 'postgres'] as const).map((db) => ({
@@ -214,6 +215,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
+          // Each file starts its own server and browser; the modules (Playwright, axe) are shared.
+          isolate: false,
           testTimeout: 60_000,
         },
       },
