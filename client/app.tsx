@@ -24,7 +24,7 @@ function InteractiveMark() {
     // (docs/decisions/017-server-rendering.md).
     performance.mark(INTERACTIVE_MARK);
     document.documentElement.dataset.interactive = 'true';
-    // Taps on Pledge Now before the handlers were attached (client/public/boot.js).
+    // A tap on a button before the handlers were attached (client/public/boot.js).
     window.replayHeldClicks?.();
   }, []);
   return null;

@@ -23,20 +23,21 @@ async function start() {
 window.requestAnimationFrame(() => setTimeout(start, 0));
 setTimeout(start, 300);
 
-// Until then the buttons on screen have no handlers: a tap on Pledge Now would do nothing, and
-// the donor would not know to tap again. Such taps (on controls marked data-replay-click) are
-// held here and replayed by the app once it is interactive (client/app.tsx).
-const held = [];
+// Until then the buttons on screen have no handlers: a tap on Pledge Now (or, for the admin, on
+// Add update) would do nothing, and the person would not know to tap again. A tap on a button is
+// held here and the app replays the last one once it is interactive (client/app.tsx). Links work
+// without the app and are left alone.
+let held;
 function hold(event) {
-  const target =
-    event.target instanceof window.Element && event.target.closest('[data-replay-click]');
+  const target = event.target instanceof window.Element && event.target.closest('button');
   if (!target) return;
   event.preventDefault();
   event.stopPropagation();
-  if (!held.includes(target)) held.push(target);
+  held = target;
 }
 document.addEventListener('click', hold, true);
 window.replayHeldClicks = () => {
   document.removeEventListener('click', hold, true);
-  for (const target of held.splice(0)) if (target.isConnected) target.click();
+  if (held?.isConnected) held.click();
+  held = undefined;
 };

@@ -71,8 +71,6 @@ export function PledgeNowButton({ children = 'Pledge Now', onClick, ...props }: 
     <Button
       variant="accent"
       aria-haspopup="dialog"
-      // A tap before the app is interactive is held and replayed (client/public/boot.js).
-      data-replay-click=""
       // Hovering, focusing or touching starts loading the form's code: by the click it is ready.
       onPointerEnter={preload}
       onPointerDown={preload}
