@@ -1,8 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from '../../setup/services';
 import { afterAll, beforeAll } from 'vitest';
 import { E2E_ADMIN_PASSWORD, startServer, type RunningServer } from './server';
@@ -20,7 +17,22 @@ export const CHROMIUM_ARGS = [
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1440, height: 900 };
 
-/** A fresh Chromium profile (empty localStorage and cookies). */
+/**
+ * One Chromium per test worker (the e2e project shares modules between its files): starting it
+ * costs about a second of CPU, a new context a few milliseconds. Started again if it went away.
+ */
+let chromiumProcess: Promise<Browser> | undefined;
+function sharedChromium(): Promise<Browser> {
+  chromiumProcess ??= chromium
+    .launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
+    .then((browser) => {
+      browser.on('disconnected', () => (chromiumProcess = undefined));
+      return browser;
+    });
+  return chromiumProcess;
+}
+
+/** A fresh browser context: its own empty localStorage, cookies and cache, like a new profile. */
 export async function openBrowser(
   opts: {
     viewport?: { width: number; height: number };
@@ -30,18 +42,16 @@ export async function openBrowser(
     phone?: boolean;
   } = {},
 ) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'relief-chromium-'));
-  const context: BrowserContext = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
+  const context: BrowserContext = await (
+    await sharedChromium()
+  ).newContext({
     viewport: opts.viewport ?? DESKTOP,
     acceptDownloads: true,
     reducedMotion: opts.reducedMotion ? 'reduce' : 'no-preference',
     javaScriptEnabled: opts.javaScriptEnabled ?? true,
     ...(opts.phone ? { hasTouch: true, isMobile: true } : {}),
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   return { context, page, close: () => context.close() };
 }
 
