@@ -171,6 +171,29 @@ describe('with JavaScript on', () => {
 });
 
 describe('before the app is interactive', () => {
+  it('the app’s scripts are requested only after the first paint', async () => {
+    // Lighthouse's simulation counts a script that arrived before the first paint as something
+    // the paint waited for (docs/decisions/017-server-rendering.md).
+    const { page, close } = await openBrowser({ viewport: PHONE });
+    try {
+      await page.goto(server.baseUrl);
+      await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+      const { firstPaint, scripts } = await page.evaluate(() => ({
+        firstPaint: performance.getEntriesByName('first-paint')[0]?.startTime,
+        scripts: performance
+          .getEntriesByType('resource')
+          .filter((e) => /\/assets\/[^/]+\.js$/.test(e.name))
+          .map((e) => ({ name: e.name, startTime: e.startTime })),
+      }));
+      expect(firstPaint).toBeGreaterThan(0);
+      expect(scripts.length).toBeGreaterThanOrEqual(2);
+      for (const script of scripts)
+        expect(script.startTime, script.name).toBeGreaterThanOrEqual(firstPaint!);
+    } finally {
+      await close();
+    }
+  });
+
   it('a tap on Pledge Now is held and opens the form once the app has started', async () => {
     const { page, context, close } = await openBrowser({ viewport: PHONE });
     try {
