@@ -4,6 +4,7 @@ import type { OutputBundle, OutputChunk } from 'rolldown';
 import type { Plugin } from 'vite';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './tests/setup/sequencer';
 
 const apiPort = Number(process.env.API_PORT ?? 5001);
 
@@ -186,6 +187,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     // Two groups (docs/decisions/011-test-suite-speed.md): first everything that may share the
     // machine, several files at a time; then the crash and timing tests, alone and one by one.
     maxWorkers: PARALLEL_WORKERS,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
@@ -244,6 +246,10 @@ export default defineConfig(({ isSsrBuild }) => ({
           // (timeouts, latency under load, kills in flight) and must not share the CPUs.
           fileParallelism: false,
           maxWorkers: 1,
+          // One worker for the project's files, as in the API projects: a fresh one per file spent
+          // seconds importing the server again between two timing tests.
+          isolate: false,
+          setupFiles: ['tests/setup/reset-fixtures.ts'],
           sequence: { groupOrder: 1 + i },
         },
       })),
