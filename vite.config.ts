@@ -4,7 +4,11 @@ import type { OutputBundle, OutputChunk } from 'rolldown';
 import type { Plugin } from 'vite';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
-import { LongestFirstSequencer } from './tests/setup/sequencer';
+
+// Only under Vitest: a production build (the Dockerfile's) has no tests/ folder.
+const sequencer = process.env.VITEST
+  ? (await import('./tests/setup/sequencer')).LongestFirstSequencer
+  : undefined;
 
 const apiPort = Number(process.env.API_PORT ?? 5001);
 
@@ -187,7 +191,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     // Two groups (docs/decisions/011-test-suite-speed.md): first everything that may share the
     // machine, several files at a time; then the crash and timing tests, alone and one by one.
     maxWorkers: PARALLEL_WORKERS,
-    sequence: { sequencer: LongestFirstSequencer },
+    ...(sequencer && { sequence: { sequencer } }),
     projects: [
       {
         extends: true,
