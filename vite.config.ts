@@ -3,33 +3,9 @@ import react from '@vitejs/plugin-react';
 import type { OutputBundle, OutputChunk } from 'rolldown';
 import type { Plugin } from 'vite';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig } from 'vitest/config';
-
-// Only under Vitest: a production build (the Dockerfile's) has no tests/ folder.
-const sequencer = process.env.VITEST
-  ? (await import('./tests/setup/sequencer')).LongestFirstSequencer
-  : undefined;
+import { defineConfig } from 'vite';
 
 const apiPort = Number(process.env.API_PORT ?? 5001);
-
-/** Tests that run against both databases: every server test and the security and reliability suites. */
-const API_TESTS = [
-  'server/**/*.test.ts',
-  'tests/security/**/*.test.ts',
-  'tests/reliability/**/*.test.ts',
-];
-/**
- * Timing tests: R7 (graceful shutdown) times a SIGTERM against requests in flight; R4 (database
- * outage), R6 (slow clients) and 9.1 (public lists at 100,000 pledges) assert latencies. They run
- * in the reliability-* projects, alone and one file at a time. The other reliability tests assert
- * no timing and run with the rest: R1 load, R2 races, R3 kill -9 and R9 crash during upload (a
- * kill that lands a little later is still a kill at a random moment), R5 disk full, R8 two instances.
- */
-const SERIAL_TESTS = [
-  'tests/reliability/{pg-outage.postgres,slow-clients,graceful-shutdown,public-list-load}.test.ts',
-];
-/** Files at a time in the parallel group: much of their time is spent waiting on PostgreSQL, child servers or Chromium. */
-const PARALLEL_WORKERS = Number(process.env.TEST_WORKERS ?? 3);
 
 /**
  * Lists, in index.html, the files of the lazy chunks a visitor is likely to open next (the pledge
@@ -182,81 +158,5 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   server: {
     proxy: { '/api': `http://localhost:${apiPort}` },
-  },
-  test: {
-    root: '.',
-    globalSetup: ['tests/setup/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
-    // Two groups (docs/decisions/011-test-suite-speed.md): first everything that may share the
-    // machine, several files at a time; then the crash and timing tests, alone and one by one.
-    maxWorkers: PARALLEL_WORKERS,
-    ...(sequencer && { sequence: { sequencer } }),
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: 'unit',
-          include: ['shared/**/*.test.ts', 'client/**/*.test.{ts,tsx}', 'server/**/*.unit.test.ts'],
-          environment: 'jsdom',
-          isolate: false,
-        },
-      },
-      ...(['pglite', 'postgres'] as const).map((db) => ({
-        extends: true as const,
-        test: {
-          name: `api-${db}`,
-          include: API_TESTS,
-          exclude: [
-            'server/**/*.unit.test.ts',
-            ...SERIAL_TESTS,
-            // *.postgres.test.ts: PostgreSQL only (two instances, a database outage through a proxy).
-            ...(db === 'pglite' ? ['tests/**/*.postgres.test.ts'] : []),
-          ],
-          env: { TEST_DB: db },
-          environment: 'node',
-          // Files in a worker share the imported modules (the server, Fastify, Drizzle, PGlite):
-          // importing them again for every file cost more than the tests (docs/decisions/011).
-          // Each file still starts its own app on its own database.
-          isolate: false,
-          setupFiles: ['tests/setup/reset-fixtures.ts'],
-        },
-      })),
-      {
-        extends: true,
-        test: {
-          name: 'e2e',
-          include: ['tests/e2e/**/*.test.ts'],
-          environment: 'node',
-          // Each file starts its own server and browser; the modules (Playwright, axe) are shared.
-          isolate: false,
-          testTimeout: 60_000,
-        },
-      },
-      {
-        extends: true,
-        // Deployment checks (the Dockerfile dry run): slow, disk-bound, no database of their own.
-        test: { name: 'ops', include: ['tests/ops/**/*.test.ts'], environment: 'node' },
-      },
-      ...(['pglite', 'postgres'] as const).map((db, i) => ({
-        extends: true as const,
-        test: {
-          name: `reliability-${db}`,
-          include: SERIAL_TESTS,
-          exclude: db === 'pglite' ? ['tests/**/*.postgres.test.ts'] : [],
-          env: { TEST_DB: db },
-          environment: 'node',
-          // One file at a time, after the parallel group: their assertions are about timing
-          // (timeouts, latency under load, kills in flight) and must not share the CPUs.
-          fileParallelism: false,
-          maxWorkers: 1,
-          // One worker for the project's files, as in the API projects: a fresh one per file spent
-          // seconds importing the server again between two timing tests.
-          isolate: false,
-          setupFiles: ['tests/setup/reset-fixtures.ts'],
-          sequence: { groupOrder: 1 + i },
-        },
-      })),
-    ],
   },
 }));

@@ -1,6 +1,6 @@
 import { test } from '../support/fixtures';
 
 // The API projects share modules between the files a worker runs (isolate: false in
-// vite.config.ts), so they share this `test` object too: a file's top-level
+// vitest.config.ts), so they share this `test` object too: a file's top-level
 // `test.override('appOptions', …)` would otherwise carry over to the next file in the worker.
 test.override('appOptions', {});
