@@ -60,8 +60,23 @@ function hold(event) {
   held = target;
 }
 document.addEventListener('click', hold, true);
+
+// React DOM's own property on an element it has hydrated (React 17-19). "Interactive" is when the
+// app's root has hydrated; parts inside a Suspense boundary (the admin's header controls) hydrate
+// a frame or two later, and a click on them before that is dropped: measured, a held tap on Admin
+// controls was lost every time. So the replay waits for the button itself, a frame at a time, and
+// clicks anyway after two seconds.
+const isHydrated = (el) => Object.keys(el).some((key) => key.startsWith('__reactProps$'));
 window.replayHeldClicks = () => {
   document.removeEventListener('click', hold, true);
-  if (held?.isConnected) held.click();
+  const button = held;
   held = undefined;
+  if (!button) return;
+  const until = window.performance.now() + 2000;
+  const replay = () => {
+    if (!button.isConnected) return;
+    if (isHydrated(button) || window.performance.now() > until) button.click();
+    else window.requestAnimationFrame(replay);
+  };
+  replay();
 };

@@ -4,7 +4,13 @@ import { scriptsBeforeInteractive } from '../../bench/lib/home-js';
 import { formatNumber } from '@shared/format';
 import * as api from '../support/api';
 import { adminCookie, createUpdate } from './support/admin-api';
-import { openBrowser, PHONE, seriousA11yViolations, skipLightbox } from './support/browser';
+import {
+  loginThroughUi,
+  openBrowser,
+  PHONE,
+  seriousA11yViolations,
+  skipLightbox,
+} from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 
 /**
@@ -214,6 +220,30 @@ describe('before the app is interactive', () => {
       await page.getByRole('dialog', { name: 'Make a Pledge' }).waitFor();
       // Held once, replayed once: one dialog, and later taps work as usual.
       expect(await page.getByRole('dialog').count()).toBe(1);
+    } finally {
+      await close();
+    }
+  });
+  it("an admin's tap on Admin controls before the app starts turns them on once it has", async () => {
+    // The header's admin controls hydrate a frame or two after the rest of the page (a Suspense
+    // boundary): replayed at once, this tap was lost every time.
+    const { page, context, close } = await openBrowser();
+    try {
+      await skipLightbox(context);
+      await loginThroughUi(page, server.baseUrl);
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.goto(server.baseUrl);
+      const toggle = page.getByRole('button', { name: 'Admin controls' });
+      await toggle.click();
+      expect(await page.locator('html[data-interactive]').count()).toBe(0);
+      release();
+      await page.locator('button[aria-label="Admin controls"][aria-pressed="true"]').waitFor();
+      await page.getByRole('button', { name: 'Mark Paid' }).first().waitFor();
     } finally {
       await close();
     }
