@@ -202,10 +202,12 @@ export async function restoreBackup(
     !opts.force &&
     (existing.pledges || existing.updates || existing.images || existing.foreign.length)
   ) {
+    const count = (n: number, one: string, many: string) =>
+      `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
     const what = [
-      existing.pledges && `${existing.pledges.toLocaleString('en-US')} pledges`,
-      existing.updates && `${existing.updates.toLocaleString('en-US')} delivery updates`,
-      existing.images && `${existing.images.toLocaleString('en-US')} image files`,
+      existing.pledges && count(existing.pledges, 'pledge', 'pledges'),
+      existing.updates && count(existing.updates, 'delivery update', 'delivery updates'),
+      existing.images && count(existing.images, 'image file', 'image files'),
       existing.foreign.length && `other tables (${existing.foreign.join(', ')})`,
     ].filter(Boolean);
     throw new RestoreRefused(
