@@ -13,6 +13,7 @@ import { registerDrain } from './plugins/drain';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerMetrics } from './plugins/metrics';
 import { registerSecurity } from './plugins/security';
+import { answerBadAddress } from './plugins/bad-address';
 
 /**
  * The Fastify instance: logging, proxy trust, body and time limits, and route schemas read as zod
@@ -53,6 +54,8 @@ export function createHttpServer(
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
+    // Addresses the router refuses before routing: our headers and answers, not Fastify's.
+    frameworkErrors: answerBadAddress,
     // Every log line of a request carries its id (reqId), also sent back as X-Request-Id; a proxy's
     // id is kept when it looks like one, so one id follows the request through both logs.
     requestIdHeader: false,

@@ -62,6 +62,8 @@ export async function registerSecurity(
       ? { maxAge: opts.hstsMaxAge, includeSubDomains: false }
       : false,
   });
+  // Also for the answers no hook sees (plugins/bad-address.ts).
+  app.decorate('securityHeaders', headers);
   // One synchronous hook for every request: hooks are on the hot path of every public read.
   app.addHook('onRequest', (request, reply, done) => {
     // On every response, errors and 404s included.

@@ -224,6 +224,11 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
     },
   );
 
+  // Also for an address the router cannot decode (plugins/bad-address.ts).
+  app.decorate('notFoundPage', (request: FastifyRequest, reply: FastifyReply) =>
+    sendPage(request, reply, 404, cachedPage('404', request.isAdmin)),
+  );
+
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0]!;
     if (
