@@ -1,6 +1,6 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
-import { LongestFirstSequencer } from './tests/setup/sequencer';
-import viteConfig from './vite.config';
+import { LongestFirstSequencer } from './tests/setup/sequencer.ts';
+import viteConfig from './vite.config.ts';
 
 // The test set-up, apart from vite.config.ts so that a production build (the Dockerfile's, which
 // has no tests/ folder) never reads it.
