@@ -53,6 +53,13 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** How much of the progress bar's fill shows inside the bar, in pixels. */
+async function visibleFill(page: Page): Promise<number> {
+  const fill = await page.getByTestId('progress-fill').boundingBox();
+  const track = await page.getByRole('progressbar', { name: 'Campaign progress' }).boundingBox();
+  return fill!.x + fill!.width - track!.x;
+}
+
 describe('with JavaScript off', () => {
   let page: Page;
   let close: () => Promise<void>;
@@ -73,6 +80,8 @@ describe('with JavaScript off', () => {
     const fill = await page.getByTestId('progress-fill').boundingBox();
     const track = await bar.boundingBox();
     expect(fill!.x).toBeGreaterThan(track!.x - track!.width + 1);
+    // About 5 % here: drawn at least as a dot as wide as the bar is high, not a few pixels.
+    expect(await visibleFill(page)).toBeGreaterThanOrEqual(track!.height - 1);
 
     const pledgeNow = page.getByRole('button', { name: 'Pledge Now' });
     expect(await pledgeNow.count()).toBe(2);
@@ -164,6 +173,11 @@ describe('with JavaScript on', () => {
       await page.waitForTimeout(1500);
       expect(unexpected(messages, url)).toEqual([]);
       expect(errors).toEqual([]);
+      // The fill has grown in (1 s) to at least a dot, as with JavaScript off.
+      if (path === '/') {
+        const barHeight = (await page.getByRole('progressbar').boundingBox())!.height;
+        expect(await visibleFill(page)).toBeGreaterThanOrEqual(barHeight - 1);
+      }
       // Hydrated means working: the header's Pledge Now opens the form.
       await page.getByRole('banner').getByRole('button', { name: 'Pledge Now' }).click();
       await page.getByRole('dialog', { name: 'Make a Pledge' }).waitFor();

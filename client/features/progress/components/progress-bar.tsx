@@ -33,6 +33,9 @@ export function ProgressBar({
   );
 }
 
+/** The bar's height (h-7): the narrowest a fill above 0 is drawn. */
+const PROGRESS_BAR_HEIGHT = '1.75rem';
+
 function LoadedProgressBar({
   current,
   goalAmount,
@@ -101,14 +104,17 @@ function LoadedProgressBar({
               data-testid="progress-fill"
               data-percent={width}
               className="fill-end relative flex h-full w-full items-center justify-end rounded-full bg-sun-300 transition-transform duration-1000 ease-out"
-              style={fill(width - 100, view.percent - 100)}
+              style={fill(endAt(width), endAt(view.percent))}
             >
               <div
                 data-testid="progress-received"
                 data-percent={receivedWidth}
                 aria-hidden="true"
                 className="fill-end absolute inset-0 rounded-full bg-gradient-to-r from-brand-600 to-brand-700 transition-transform duration-1000 ease-out"
-                style={fill(receivedWidth - width, money.receivedPercent - view.percent)}
+                style={fill(
+                  `calc(${endAt(receivedWidth)} - ${endAt(width)})`,
+                  `calc(${endAt(money.receivedPercent)} - ${endAt(view.percent)})`,
+                )}
               />
               {view.labelInside ? label : null}
             </div>
@@ -150,15 +156,28 @@ function LoadedProgressBar({
   );
 }
 
+/** Below this percentage a fill may be narrower than the bar is high (a 280 px bar at 10 %). */
+const SMALL_FILL_PERCENT = 10;
+
+/**
+ * Where a fill ends, as the translateX of an element as wide as the bar: -100% is empty, 0% full.
+ * A campaign's first days are a fraction of a percent: a fill of a few pixels, inside the bar's
+ * rounded end, showed nothing at all, as if no one had pledged. So a small fill ends at least a
+ * round dot's width (the bar's height) in. The numbers (the label, aria-valuenow, data-percent)
+ * stay exact.
+ */
+function endAt(percent: number): string {
+  if (percent <= 0) return '-100%';
+  const end = `${percent - 100}%`;
+  return percent < SMALL_FILL_PERCENT ? `max(${end}, -100% + ${PROGRESS_BAR_HEIGHT})` : end;
+}
+
 /**
  * A fill's position now, and where it ends (`--fill-end`): without JavaScript the fill cannot grow
  * in, and styles.css shows it at its end instead of empty.
  */
-function fill(nowPercent: number, endPercent: number): CSSProperties {
-  return {
-    transform: `translateX(${nowPercent}%)`,
-    ['--fill-end' as string]: `${endPercent}%`,
-  };
+function fill(now: string, end: string): CSSProperties {
+  return { transform: `translateX(${now})`, ['--fill-end' as string]: end };
 }
 
 function ProgressBarSkeleton() {
