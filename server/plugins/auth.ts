@@ -107,7 +107,7 @@ export async function registerAuth(app: FastifyInstance, sessions: Sessions) {
 
   // Callback style, so a request without a session cookie (every public read) costs no promise.
   app.addHook('onRequest', (request, _reply, done) => {
-    const access = request.routeOptions.config?.access;
+    const access = request.routeOptions.config?.access ?? notFoundPageAccess(request);
     if (!access) return done();
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return done(access === 'admin' ? refuse(request) : undefined);
@@ -117,4 +117,14 @@ export async function registerAuth(app: FastifyInstance, sessions: Sessions) {
       done(access === 'admin' && !request.isAdmin ? refuse(request) : undefined);
     }, done);
   });
+}
+
+/**
+ * An address that leads nowhere gets the site's 404 page, with the header of whoever asks: for the
+ * admin (a session cookie), its admin tools, and the app then starts as the admin, not logged out.
+ * API addresses and other methods stay plain 404s, with no session lookup.
+ */
+function notFoundPageAccess(request: FastifyRequest): RouteAccess | undefined {
+  if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
+  return /^\/+api(\/|$|\?)/i.test(request.url) ? undefined : 'public';
 }

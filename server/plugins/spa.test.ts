@@ -15,6 +15,7 @@ const dataOf = (html: string) =>
   ) as {
     renderedAt: string;
     notFound?: boolean;
+    isAuthenticated?: boolean;
     pledgeStatus?: { name: string };
   };
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
@@ -66,6 +67,22 @@ describe('server-rendered pages', () => {
     expect(publicRoot).toContain('aria-label="Admin login"');
     expect(adminRoot).toContain('aria-label="Admin tools"');
     expect(adminRoot).toContain('aria-label="Logout"');
+  });
+
+  test('an admin who follows a broken link stays the admin on the 404 page', async ({
+    app,
+    adminClient,
+  }) => {
+    const res = await adminClient.request('/no-such-page');
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(dataOf(html)).toMatchObject({ notFound: true, isAuthenticated: true });
+    expect(rootOf(html)).toContain('aria-label="Admin tools"');
+    // An API address that does not exist is still a plain 404, session or not.
+    expect((await adminClient.request('/api/no-such-call')).status).toBe(404);
+    // And a visitor's 404 page has no admin in it.
+    const visitor = await (await app.request('/no-such-page')).text();
+    expect(dataOf(visitor)).toMatchObject({ notFound: true, isAuthenticated: false });
   });
 
   test('an unknown address: status 404 and the rendered 404 page', async ({ app }) => {
