@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures';
 import { startS3Server, type S3TestServer } from '../support/s3-server';
 import { screenshot } from './support/admin-api';
-import { dialog, header, uploadThroughUppy, waitForToast } from './support/admin-ui';
+import {
+  dialog,
+  header,
+  uploadRefusedThroughUppy,
+  uploadThroughUppy,
+  waitForToast,
+} from './support/admin-ui';
 import { loginThroughUi, useSite } from './support/browser';
 import type { RunningServer } from './support/server';
 
@@ -37,21 +43,7 @@ describe('photo upload with object storage', () => {
     await page.goto(server.baseUrl);
     await header(page).getByRole('button', { name: 'Add update' }).click();
     const form = dialog(page, 'Post Delivery Update');
-    await form.getByTestId('button-upload-image').click();
-    const modal = dialog(page, 'Upload Image');
-    await modal
-      .locator('input.uppy-Dashboard-input')
-      .first()
-      .setInputFiles(fixturePath('not-an-image.svg'));
-    await modal.getByRole('button', { name: 'Upload 1 file' }).click();
-    await waitForToast(
-      page,
-      'Upload failed',
-      'Only PNG, JPEG, WebP or GIF images can be uploaded.',
-    );
-    // The modal stays open and nothing is left in the bucket.
-    await modal.getByRole('button', { name: 'Close', exact: true }).last().click();
-    await modal.waitFor({ state: 'detached' });
+    await uploadRefusedThroughUppy(page, form, fixturePath('not-an-image.svg'));
     expect(await s3.keys()).toEqual([]);
     expect(await form.getByRole('button', { name: 'Publish Update' }).isDisabled()).toBe(true);
     consoleErrors.length = 0; // the refused completion logs its 415

@@ -2,7 +2,13 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixtures';
 import { adminCookie, createUpdate, screenshot } from './support/admin-api';
-import { dialog, header, uploadThroughUppy, waitForToast } from './support/admin-ui';
+import {
+  dialog,
+  header,
+  uploadRefusedThroughUppy,
+  uploadThroughUppy,
+  waitForToast,
+} from './support/admin-ui';
 import { loginThroughUi, seriousA11yViolations, useSite } from './support/browser';
 import { type RunningServer } from './support/server';
 
@@ -54,22 +60,7 @@ describe('delivery updates', () => {
 
   it("shows the server's reason when it refuses a file (an SVG is not accepted)", async () => {
     const form = dialog(page, 'Post Delivery Update');
-    await form.getByTestId('button-upload-image').click();
-    const modal = dialog(page, 'Upload Image');
-    await modal
-      .locator('input.uppy-Dashboard-input')
-      .first()
-      .setInputFiles(fixturePath('not-an-image.svg'));
-    await modal.getByRole('button', { name: 'Upload 1 file' }).click();
-    await waitForToast(
-      page,
-      'Upload failed',
-      'Only PNG, JPEG, WebP or GIF images can be uploaded.',
-    );
-    // The modal stays open; its close button closes it and only it.
-    await modal.getByRole('button', { name: 'Close', exact: true }).last().click();
-    await modal.waitFor({ state: 'detached' });
-    await form.waitFor();
+    await uploadRefusedThroughUppy(page, form, fixturePath('not-an-image.svg'));
     expect(await form.getByRole('button', { name: 'Publish Update' }).isDisabled()).toBe(true);
     consoleErrors.length = 0; // the refused PUT logs its 415
   });

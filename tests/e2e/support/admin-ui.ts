@@ -45,3 +45,22 @@ export async function uploadThroughUppy(
   // The modal closes by itself once the upload completes.
   await modal.waitFor({ state: 'detached' });
 }
+
+/**
+ * Uploads a file the server refuses (an SVG) through the modal: the "Upload failed" toast gives
+ * the server's reason, and the modal stays open until its own close button closes it (and only it).
+ */
+export async function uploadRefusedThroughUppy(
+  page: Page,
+  form: ReturnType<typeof dialog>,
+  file: string,
+) {
+  await form.getByTestId('button-upload-image').click();
+  const modal = dialog(page, 'Upload Image');
+  await modal.locator('input.uppy-Dashboard-input').first().setInputFiles(file);
+  await modal.getByRole('button', { name: 'Upload 1 file' }).click();
+  await waitForToast(page, 'Upload failed', 'Only PNG, JPEG, WebP or GIF images can be uploaded.');
+  await modal.getByRole('button', { name: 'Close', exact: true }).last().click();
+  await modal.waitFor({ state: 'detached' });
+  await form.waitFor();
+}
