@@ -21,6 +21,12 @@ import {
 const objectParams = z.object({ id: z.string() });
 const putQuery = z.object({ expires: z.string().max(20), signature: z.string().max(100) });
 /** An unknown width falls back to the largest (no 400 for a hand-edited URL). */
+/** Both ways an image arrives with its signed link: a PUT here, or the completion of a bucket upload. */
+const signedUploadSchema = {
+  params: objectParams,
+  querystring: putQuery,
+  response: { 200: uploadedImageSchema },
+};
 const getQuery = z.object({
   w: z.coerce.number().int().optional().catch(undefined),
 });
@@ -124,6 +130,19 @@ export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
       throw new HttpError(403, 'This upload link has already been used.');
   }
 
+  /** Stores the judged image under its single-use id; the answer of both routes. */
+  async function store(
+    request: Parameters<typeof siteOrigins>[0],
+    id: string,
+    image: Awaited<ReturnType<typeof encodeOrRefuse>>,
+  ) {
+    if (!(await storage.claim(id)))
+      throw new HttpError(403, 'This upload link has already been used.');
+    await storage.save(id, image);
+    const url = `${config.publicUrl ?? siteOrigins(request)[0]}${OBJECT_PATH_PREFIX}${id}`;
+    return { url, location: url, width: image.width, height: image.height };
+  }
+
   // The PUT takes raw bytes of any declared type: the bytes decide, not the header.
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
@@ -143,11 +162,7 @@ export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
         // that does not parse is refused with 403 like a forged one, not with a 400: the
         // validation result is read by the handler.
         attachValidation: true,
-        schema: {
-          params: objectParams,
-          querystring: putQuery,
-          response: { 200: uploadedImageSchema },
-        },
+        schema: signedUploadSchema,
       },
       async (request, reply) => {
         const { id } = request.params;
@@ -155,14 +170,7 @@ export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
         const body = request.body;
         if (!Buffer.isBuffer(body) || body.length === 0)
           throw new HttpError(400, 'The upload is empty.');
-        const image = await encodeOrRefuse(body);
-        if (!(await storage.claim(id)))
-          throw new HttpError(403, 'This upload link has already been used.');
-        await storage.save(id, image);
-        const url = `${config.publicUrl ?? siteOrigins(request)[0]}${OBJECT_PATH_PREFIX}${id}`;
-        return reply
-          .code(200)
-          .send({ url, location: url, width: image.width, height: image.height });
+        return reply.code(200).send(await store(request, id, await encodeOrRefuse(body)));
       },
     );
   });
@@ -180,11 +188,7 @@ export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
       {
         config: { access: 'signed' },
         attachValidation: true,
-        schema: {
-          params: objectParams,
-          querystring: putQuery,
-          response: { 200: uploadedImageSchema },
-        },
+        schema: signedUploadSchema,
       },
       async (request, reply) => {
         const { id } = request.params;
@@ -204,17 +208,12 @@ export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
         } catch (err) {
           throw err instanceof HttpError ? await refuse(err) : err;
         }
-        if (!(await storage.claim(id)))
-          throw new HttpError(403, 'This upload link has already been used.');
-        await storage.save(id, image);
+        const stored = await store(request, id, image);
         await direct.dropIncoming(id).catch((err: unknown) => {
           // The sweep removes it within the hour.
           request.log.warn({ err: { message: (err as Error).message } }, 'incoming upload kept');
         });
-        const url = `${config.publicUrl ?? siteOrigins(request)[0]}${OBJECT_PATH_PREFIX}${id}`;
-        return reply
-          .code(200)
-          .send({ url, location: url, width: image.width, height: image.height });
+        return reply.code(200).send(stored);
       },
     );
   }
