@@ -5,6 +5,7 @@ import { ADMIN_MESSAGES } from '@shared/schemas/admin';
 import type { AppConfig } from '../config';
 import type { Db, DbOrTx } from '../db/client';
 import { HttpError } from '../lib/http-error';
+import { isPageAddress } from '../lib/page-address';
 import * as repo from '../modules/admin/repo';
 import { sha256 } from '../modules/admin/password';
 
@@ -125,6 +126,5 @@ export async function registerAuth(app: FastifyInstance, sessions: Sessions) {
  * API addresses and other methods stay plain 404s, with no session lookup.
  */
 function notFoundPageAccess(request: FastifyRequest): RouteAccess | undefined {
-  if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
-  return /^\/+api(\/|$|\?)/i.test(request.url) ? undefined : 'public';
+  return request.is404 && isPageAddress(request.method, request.url) ? 'public' : undefined;
 }

@@ -1,13 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The headers every answer carries (plugins/security.ts). */
-    securityHeaders?: Record<string, string>;
-    /** The site's 404 page (plugins/spa.ts), when the client is built. */
-    notFoundPage?: (request: FastifyRequest, reply: FastifyReply) => unknown;
-  }
-}
+import { isPageAddress } from '../lib/page-address';
 
 /** In words a person understands; the status is Fastify's (400, or 414 for an over-long part). */
 const MESSAGES: Record<string, string> = {
@@ -30,9 +22,7 @@ export function answerBadAddress(
 ): unknown {
   const server = request.server;
   reply.headers(server.securityHeaders ?? {}).header('X-Request-Id', request.id);
-  const path = (request.raw.url ?? '').split('?')[0]!;
-  const page = request.method === 'GET' || request.method === 'HEAD';
-  if (page && !/^\/+api(\/|$)/i.test(path) && server.notFoundPage)
+  if (server.notFoundPage && isPageAddress(request.method, request.raw.url ?? ''))
     return server.notFoundPage(request, reply);
   const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
   return reply

@@ -3,6 +3,13 @@ import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../lib/http-error';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The headers every answer carries; also for the answers no hook sees (plugins/bad-address.ts). */
+    securityHeaders?: Record<string, string>;
+  }
+}
+
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Origins this site answers as: the configured PUBLIC_URL and the address the request came to. */
@@ -62,7 +69,6 @@ export async function registerSecurity(
       ? { maxAge: opts.hstsMaxAge, includeSubDomains: false }
       : false,
   });
-  // Also for the answers no hook sees (plugins/bad-address.ts).
   app.decorate('securityHeaders', headers);
   // One synchronous hook for every request: hooks are on the hot path of every public read.
   app.addHook('onRequest', (request, reply, done) => {

@@ -4,14 +4,23 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+
 import type { InitialData, ServerRenderer } from '@shared/api-types';
 import { EMBEDDED_UPDATES, RECENT_PLEDGES_LIMIT } from '@shared/constants';
 import type { DonorPledgeView } from '@shared/schemas/email';
 import type { AppContext } from '../context';
+import { isPageAddress } from '../lib/page-address';
 import { donorView, pledgeForLink } from '../modules/email/routes';
 import { SHARE_META_PLACEHOLDER, shareMetaTags } from '../modules/share/meta';
 import { siteBaseUrl } from '../lib/site-url';
 import { CachedBody, sendCached } from '../read-model/cached-body';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The site's 404 page; also for addresses the router cannot decode (plugins/bad-address.ts). */
+    notFoundPage?: (request: FastifyRequest, reply: FastifyReply) => unknown;
+  }
+}
 
 /**
  * Routes of the client app (docs/decisions/010-product-rules.md); any other path gets the app with
@@ -159,6 +168,11 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
     return sendCached(request, reply, body);
   }
 
+  /** Every address that leads nowhere gets the same 404 page (public or admin). */
+  function notFoundPage(request: FastifyRequest, reply: FastifyReply) {
+    return sendPage(request, reply, 404, cachedPage('404', request.isAdmin));
+  }
+
   /** The donor's status page, rendered for this request only: it is their pledge, not a shared page. */
   function statusPage(request: FastifyRequest, pledge: DonorPledgeView): CachedBody {
     const [pathname, query = ''] = request.url.split('?', 2) as [string, string?];
@@ -214,7 +228,7 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
       const found = await pledgeForLink(ctx.db, id, (request.query as { t?: unknown }).t);
       // The token is in this page's URL: never sent on to other sites.
       reply.header('Referrer-Policy', 'no-referrer');
-      if (!found) return sendPage(request, reply, 404, cachedPage('404', request.isAdmin));
+      if (!found) return notFoundPage(request, reply);
       return sendPage(
         request,
         reply,
@@ -224,20 +238,11 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
     },
   );
 
-  // Also for an address the router cannot decode (plugins/bad-address.ts).
-  app.decorate('notFoundPage', (request: FastifyRequest, reply: FastifyReply) =>
-    sendPage(request, reply, 404, cachedPage('404', request.isAdmin)),
-  );
+  app.decorate('notFoundPage', notFoundPage);
 
   app.setNotFoundHandler((request, reply) => {
+    if (isPageAddress(request.method, request.url)) return notFoundPage(request, reply);
     const url = request.url.split('?')[0]!;
-    if (
-      url.startsWith('/api/') ||
-      url === '/api' ||
-      (request.method !== 'GET' && request.method !== 'HEAD')
-    ) {
-      return reply.code(404).send({ message: `Not found: ${request.method} ${url}` });
-    }
-    return sendPage(request, reply, 404, cachedPage('404', request.isAdmin));
+    return reply.code(404).send({ message: `Not found: ${request.method} ${url}` });
   });
 }

@@ -53,6 +53,17 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** Holds back the matching requests (a slow phone network) until the returned function is called. */
+async function holdBack(page: Page, url: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  await page.route(url, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 /** How much of the progress bar's fill shows inside the bar, in pixels. */
 async function visibleFill(page: Page): Promise<number> {
   const fill = await page.getByTestId('progress-fill').boundingBox();
@@ -219,12 +230,7 @@ describe('before the app is interactive', () => {
     try {
       await skipLightbox(context);
       // Hold back the app's first-load script (a slow phone on a poor connection).
-      let release!: () => void;
-      const released = new Promise<void>((r) => (release = r));
-      await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
-        await released;
-        await route.continue();
-      });
+      const release = await holdBack(page, /\/assets\/index-[^/]*\.js$/);
       await page.goto(server.baseUrl);
       const pledgeNow = page.getByRole('button', { name: 'Pledge Now' }).first();
       await pledgeNow.click();
@@ -245,12 +251,7 @@ describe('before the app is interactive', () => {
     try {
       await skipLightbox(context);
       await loginThroughUi(page, server.baseUrl);
-      let release!: () => void;
-      const released = new Promise<void>((r) => (release = r));
-      await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
-        await released;
-        await route.continue();
-      });
+      const release = await holdBack(page, /\/assets\/[^/]+\.js$/);
       await page.goto(server.baseUrl);
       const toggle = page.getByRole('button', { name: 'Admin controls' });
       await toggle.click();

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
-import { DURATIONS_FILE } from './sequencer';
+import { DURATIONS_FILE, readDurations } from './sequencer';
 
 /**
  * `npm run test:durations`: runs the suite and records how long each file took (its import, hooks
@@ -10,11 +10,8 @@ import { DURATIONS_FILE } from './sequencer';
  */
 export default class DurationsReporter implements Reporter {
   onTestRunEnd(modules: readonly TestModule[]) {
-    const old: Record<string, number> = existsSync(DURATIONS_FILE)
-      ? (JSON.parse(readFileSync(DURATIONS_FILE, 'utf8')) as Record<string, number>)
-      : {};
     const durations: Record<string, number> = {};
-    for (const [key, seconds] of Object.entries(old))
+    for (const [key, seconds] of Object.entries(readDurations()))
       if (existsSync(path.join(process.cwd(), key.slice(key.indexOf(':') + 1))))
         durations[key] = seconds;
     for (const m of modules) {

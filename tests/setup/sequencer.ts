@@ -8,7 +8,7 @@ export const DURATIONS_FILE = path.join(import.meta.dirname, 'durations.json');
 const UNKNOWN_SECONDS = 5;
 
 /** `project:path` → seconds, from the last recorded run. */
-function readDurations(): Record<string, number> {
+export function readDurations(): Record<string, number> {
   if (!existsSync(DURATIONS_FILE)) return {};
   return JSON.parse(readFileSync(DURATIONS_FILE, 'utf8')) as Record<string, number>;
 }

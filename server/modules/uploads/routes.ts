@@ -20,13 +20,13 @@ import {
 
 const objectParams = z.object({ id: z.string() });
 const putQuery = z.object({ expires: z.string().max(20), signature: z.string().max(100) });
-/** An unknown width falls back to the largest (no 400 for a hand-edited URL). */
 /** Both ways an image arrives with its signed link: a PUT here, or the completion of a bucket upload. */
 const signedUploadSchema = {
   params: objectParams,
   querystring: putQuery,
   response: { 200: uploadedImageSchema },
 };
+/** An unknown width falls back to the largest (no 400 for a hand-edited URL). */
 const getQuery = z.object({
   w: z.coerce.number().int().optional().catch(undefined),
 });
