@@ -1,14 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { campaignSchema, type Campaign } from '@shared/schemas/campaign';
 
-/** Where the project lives, whether we run from server/*.ts (tests, dev) or dist/server.js. */
+/**
+ * Where the project lives: the nearest folder above this module with a package.json, whether it
+ * runs from server/**.ts (tests, dev) or from a bundle in dist/ or dist/chunks/.
+ */
 export const PROJECT_ROOT = (() => {
-  const here = path.dirname(new URL(import.meta.url).pathname);
-  return here.endsWith(`${path.sep}dist`) || here.endsWith(`${path.sep}server`)
-    ? path.resolve(here, '..')
-    : path.resolve(here, '../..');
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`No package.json above ${fileURLToPath(import.meta.url)}`);
+    dir = parent;
+  }
+  return dir;
 })();
 
 const intFromEnv = (def: number, min = 0, max = 1_000_000) =>

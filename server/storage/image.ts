@@ -1,4 +1,5 @@
 import type Sharp from 'sharp';
+import { loadSharp } from './load-sharp';
 
 /** Widths we re-encode every upload to; the feed picks one through srcset. */
 export const IMAGE_WIDTHS = [400, 800, 1200] as const;
@@ -44,9 +45,7 @@ export interface EncodedImage {
  * any bytes hidden in the original (polyglots), and turns a 5 MB photo into ~100 KB.
  */
 export async function encodeImage(buf: Buffer): Promise<EncodedImage> {
-  // Loaded on the first upload, not at start: libvips is ~15 MB of resident memory that a server
-  // answering pledges never needs (docs/decisions/005-performance.md).
-  const sharp = (await import('sharp')).default;
+  const sharp = await loadSharp();
   const kind = sniffImageType(buf);
   if (!kind) throw new ImageRejected(415, 'Only PNG, JPEG, WebP or GIF images can be uploaded.');
   let meta: Awaited<ReturnType<ReturnType<typeof Sharp>['metadata']>>;

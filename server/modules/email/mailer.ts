@@ -1,6 +1,8 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+import type StreamTransport from 'nodemailer/lib/stream-transport';
 
 export interface OutgoingEmail {
   to: string;
@@ -25,13 +27,25 @@ export interface Mailer {
 const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
 
 export function smtpMailer(url: string, from: string, replyTo: string): Mailer {
-  const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
+  const transport = lazyTransport({ url, ...SMTP_TIMEOUTS });
   return {
     kind: 'smtp',
     async send(email) {
-      await transport.sendMail({ from, replyTo, ...email });
+      await (await transport.get()).sendMail({ from, replyTo, ...email });
     },
-    close: () => transport.close(),
+    close: transport.close,
+  };
+}
+
+/**
+ * A nodemailer transport made with the first message, not at start: loading nodemailer costs
+ * about 0.1 s of CPU on every start, also after a crash, and most starts send nothing.
+ */
+function lazyTransport(options: SMTPTransport.Options | StreamTransport.Options) {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    get: () => (transport ??= import('nodemailer').then((m) => m.default.createTransport(options))),
+    close: () => void transport?.then((t) => t.close()),
   };
 }
 
@@ -40,15 +54,11 @@ export function smtpMailer(url: string, from: string, replyTo: string): Mailer {
  * any mail program opens. Written to a temporary name and renamed, so a file is never half there.
  */
 export function fileMailer(dir: string, from: string, replyTo: string): Mailer {
-  const transport = nodemailer.createTransport({
-    streamTransport: true,
-    buffer: true,
-    newline: 'unix',
-  });
+  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'files',
     async send(email) {
-      const info = await transport.sendMail({ from, replyTo, ...email });
+      const info = await (await transport.get()).sendMail({ from, replyTo, ...email });
       await mkdir(dir, { recursive: true });
       // The local part of the Message-ID is the outbox row's id: a retry rewrites the same file.
       const id = (/^<?([^@>]+)/.exec(email.messageId)?.[1] ?? 'message').replace(/[^\w-]/g, '');
@@ -56,6 +66,6 @@ export function fileMailer(dir: string, from: string, replyTo: string): Mailer {
       await writeFile(`${file}.tmp`, info.message as Buffer);
       await rename(`${file}.tmp`, file);
     },
-    close: () => transport.close(),
+    close: transport.close,
   };
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import sharp, { type OverlayOptions } from 'sharp';
+import type { OverlayOptions } from 'sharp';
 import { goalOrDefault, percentComplete } from '@shared/containers';
 import { formatNumber } from '@shared/format';
 import { PROJECT_ROOT } from '../../config';
+import { loadSharp } from '../../storage/load-sharp';
 
 export const SHARE_IMAGE_WIDTH = 1200;
 export const SHARE_IMAGE_HEIGHT = 630;
@@ -61,6 +62,7 @@ async function text(
 ) {
   const font = FONTS[opts.font];
   const spacing = opts.spacing ? ` letter_spacing="${Math.round(opts.spacing * 1024)}"` : '';
+  const sharp = await loadSharp();
   const { data, info } = await sharp({
     text: {
       text: `<span foreground="${opts.color}"${spacing}>${escapeMarkup(content)}</span>`,
@@ -176,6 +178,7 @@ export async function renderShareImage(facts: ShareFacts): Promise<Buffer> {
       top: belowBar,
     });
 
+  const sharp = await loadSharp();
   return sharp(background)
     .composite(layers)
     .png({ palette: true, quality: 90, effort: 7, compressionLevel: 9 })
