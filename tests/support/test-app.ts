@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
-import { openPostgres, wrapPglite, type Database } from '../../server/db/client';
+import { openPostgres, pgliteExtensions, wrapPglite, type Database } from '../../server/db/client';
 import { adminQuery, databaseUrl } from '../setup/services';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-password-123';
@@ -28,7 +28,7 @@ export async function createTestDatabase(
 ) {
   if (kind === 'pglite') {
     const blob = new Blob([readFileSync(inject('pgliteTemplate'))]);
-    const client = await PGlite.create({ loadDataDir: blob });
+    const client = await PGlite.create({ loadDataDir: blob, extensions: pgliteExtensions });
     return {
       database: wrapPglite(client),
       url: undefined as string | undefined,
