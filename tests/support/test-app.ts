@@ -7,7 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
-import { openPostgres, pgliteExtensions, wrapPglite, type Database } from '../../server/db/client';
+import {
+  openPostgres,
+  pgliteExtensions,
+  pgliteStartParams,
+  wrapPglite,
+  type Database,
+} from '../../server/db/client';
 import { adminQuery, databaseUrl } from '../setup/services';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-password-123';
@@ -28,7 +34,13 @@ export async function createTestDatabase(
 ) {
   if (kind === 'pglite') {
     const blob = new Blob([readFileSync(inject('pgliteTemplate'))]);
-    const client = await PGlite.create({ loadDataDir: blob, extensions: pgliteExtensions });
+    // The server's own PGlite settings (its shared_buffers; fsync off, as nothing here outlives
+    // the process): ~70 ms less CPU per start than PGlite's defaults.
+    const client = await PGlite.create({
+      loadDataDir: blob,
+      extensions: pgliteExtensions,
+      startParams: pgliteStartParams(false),
+    });
     return {
       database: wrapPglite(client),
       url: undefined as string | undefined,
