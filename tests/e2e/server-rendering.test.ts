@@ -244,6 +244,32 @@ describe('before the app is interactive', () => {
       await close();
     }
   });
+  it('a first-time visitor who taps Pledge Now at once gets a usable form, not the lightbox over it', async () => {
+    // First visit: the campaign lightbox loads its code after the app starts. Held back here (a
+    // slow connection), the donor's tap opens the form first; the lightbox then must not open as
+    // a second modal, which hid the whole form from screen readers (found 2026-11-26).
+    const { page, close } = await openBrowser({ viewport: PHONE, phone: true });
+    try {
+      const release = await holdBack(page, /\/assets\/campaign-lightbox-[^/]*\.js$/);
+      const lightboxRequested = page.waitForRequest(/\/assets\/campaign-lightbox-[^/]*\.js$/);
+      await page.goto(server.baseUrl);
+      await page.getByRole('button', { name: 'Pledge Now' }).first().click();
+      const form = page.getByRole('dialog', { name: 'Make a Pledge' });
+      await form.waitFor();
+      await lightboxRequested;
+      release();
+      await page.waitForResponse(/\/assets\/campaign-lightbox-[^/]*\.js$/);
+      await page.waitForTimeout(500);
+      // The form and its controls are in the accessibility tree, and it is the only dialog.
+      await form.getByRole('textbox', { name: 'Full Name' }).fill('Quick Tapper');
+      await form.getByRole('textbox', { name: 'Email Address' }).fill('quick@example.test');
+      await form.getByRole('spinbutton', { name: 'Pledge Amount' }).fill('20');
+      expect(await form.getByRole('button', { name: 'Submit Pledge' }).isVisible()).toBe(true);
+      expect(await page.getByRole('dialog').count()).toBe(1);
+    } finally {
+      await close();
+    }
+  });
   it("an admin's tap on Admin controls before the app starts turns them on once it has", async () => {
     // The header's admin controls hydrate a frame or two after the rest of the page (a Suspense
     // boundary): replayed at once, this tap was lost every time.

@@ -37,6 +37,20 @@ describe('CampaignLightbox', () => {
     expect(box()!.className).toContain('opacity-100');
   });
 
+  it('stays closed, and unseen for a later visit, when the donor is already in another dialog', () => {
+    const form = document.createElement('div');
+    form.setAttribute('role', 'dialog');
+    document.body.append(form);
+    try {
+      render(<CampaignLightbox campaign={campaign} />);
+      act(() => vi.advanceTimersByTime(1000));
+      expect(box()).toBeNull();
+      expect(localStorage.getItem('hasSeenCampaignContext')).toBeNull();
+    } finally {
+      form.remove();
+    }
+  });
+
   it('closes on a click anywhere, fades out over 300 ms and remembers it', () => {
     render(<CampaignLightbox campaign={campaign} />);
     act(() => vi.advanceTimersByTime(50));

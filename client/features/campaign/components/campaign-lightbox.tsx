@@ -12,6 +12,15 @@ import { hasSeenLightbox, markLightboxSeen } from '../lightbox-flag';
 
 type Phase = 'closed' | 'mounted' | 'visible' | 'leaving';
 
+/**
+ * A donor who tapped Pledge Now before this code arrived (a slow connection) is already in the
+ * form: a second modal on top of it would hide the whole form from screen readers and take the
+ * focus. The lightbox then waits for a later visit (it is not marked as seen).
+ */
+function anotherDialogIsOpen(): boolean {
+  return document.querySelector('[role="dialog"], [role="alertdialog"]') !== null;
+}
+
 function prefersReducedMotion(): boolean {
   return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 }
@@ -24,7 +33,9 @@ function prefersReducedMotion(): boolean {
  */
 export function CampaignLightbox({ campaign }: { campaign: Campaign }) {
   // Only ever rendered in the browser, after hydration (first-visit-lightbox.tsx loads it).
-  const [phase, setPhase] = useState<Phase>(() => (hasSeenLightbox() ? 'closed' : 'mounted'));
+  const [phase, setPhase] = useState<Phase>(() =>
+    hasSeenLightbox() || anotherDialogIsOpen() ? 'closed' : 'mounted',
+  );
   const reduced = useRef(false);
   const closeButton = useRef<HTMLButtonElement>(null);
 
