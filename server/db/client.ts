@@ -53,6 +53,14 @@ export function pgliteStartParams(fsync: boolean): string[] {
   return [...params, ...PGLITE_MEMORY_PARAMS];
 }
 
+/**
+ * How every PGlite of this project is opened, the server's and the tests' alike: the extensions
+ * (without them the migrations skip the search indexes) and the start parameters.
+ */
+export function pgliteOptions(fsync: boolean) {
+  return { extensions: pgliteExtensions, startParams: pgliteStartParams(fsync) };
+}
+
 export function wrapPglite(client: PGlite, close = () => client.close()): Database {
   return {
     kind: 'pglite',
@@ -76,10 +84,7 @@ export async function openPglite(dataDir: string, fsync: boolean): Promise<Datab
       const res = spawnSync(process.execPath, [script, pgdata], { stdio: 'inherit' });
       if (res.status !== 0) throw new Error(`Could not initialise the database in ${pgdata}`);
     }
-    const client = await PGlite.create(pgdata, {
-      startParams: pgliteStartParams(fsync),
-      extensions: pgliteExtensions,
-    });
+    const client = await PGlite.create(pgdata, pgliteOptions(fsync));
     return wrapPglite(client, async () => {
       try {
         await client.close();

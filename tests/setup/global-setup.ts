@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { pgliteExtensions, wrapPglite, type Db } from '../../server/db/client';
+import { pgliteOptions, wrapPglite, type Db } from '../../server/db/client';
 import { runMigrations } from '../../server/db/migrate';
 import { adminQuery, databaseUrl, ensureChromium, ensurePostgres } from './services';
 // @ts-expect-error plain ESM helper shared with `npm start`
@@ -57,9 +57,9 @@ async function prepare() {
 }
 
 async function preparePglite(): Promise<string> {
-  // With the extensions every server opens its PGlite with, so that the migrations make the same
-  // database as in production (pg_trgm's search indexes included).
-  const pg = await PGlite.create({ extensions: pgliteExtensions });
+  // Opened as the server opens its PGlite, so that the migrations make the same database as in
+  // production (pg_trgm's search indexes included).
+  const pg = await PGlite.create(pgliteOptions(false));
   await runMigrations(wrapPglite(pg));
   const dump = await pg.dumpDataDir('none');
   await pg.close();

@@ -7,13 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
-import {
-  openPostgres,
-  pgliteExtensions,
-  pgliteStartParams,
-  wrapPglite,
-  type Database,
-} from '../../server/db/client';
+import { openPostgres, pgliteOptions, wrapPglite, type Database } from '../../server/db/client';
 import { adminQuery, databaseUrl } from '../setup/services';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-password-123';
@@ -36,11 +30,7 @@ export async function createTestDatabase(
     const blob = new Blob([readFileSync(inject('pgliteTemplate'))]);
     // The server's own PGlite settings (its shared_buffers; fsync off, as nothing here outlives
     // the process): ~70 ms less CPU per start than PGlite's defaults.
-    const client = await PGlite.create({
-      loadDataDir: blob,
-      extensions: pgliteExtensions,
-      startParams: pgliteStartParams(false),
-    });
+    const client = await PGlite.create({ loadDataDir: blob, ...pgliteOptions(false) });
     return {
       database: wrapPglite(client),
       url: undefined as string | undefined,

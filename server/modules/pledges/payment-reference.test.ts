@@ -12,7 +12,7 @@ import {
   referenceFor,
 } from '@shared/payment-reference';
 import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/support/test-app';
-import { openPostgres, pgliteExtensions, wrapPglite, type Database } from '../../db/client';
+import { openPostgres, pgliteOptions, wrapPglite, type Database } from '../../db/client';
 import { MIGRATIONS_FOLDER, runMigrations } from '../../db/migrate';
 import { insertPledges } from './repo';
 
@@ -171,7 +171,7 @@ describe('migration 0009 on a database with pledges', () => {
         await empty.drop();
       };
     } else {
-      database = wrapPglite(await PGlite.create({ extensions: pgliteExtensions }));
+      database = wrapPglite(await PGlite.create(pgliteOptions(false)));
       cleanup = () => database.close();
     }
   });
