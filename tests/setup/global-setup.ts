@@ -25,20 +25,30 @@ declare module 'vitest' {
  * a PGlite data folder dump (loaded instead of running initdb) and a PostgreSQL template database
  * (CREATE DATABASE ... TEMPLATE).
  */
-let prepared: Promise<{ pgliteTemplate: string; postgresTemplate: string }> | undefined;
-let users = 0;
+type Shared = {
+  prepared?: Promise<{ pgliteTemplate: string; postgresTemplate: string }>;
+  users: number;
+};
+/**
+ * Vitest runs the global setup once per project, and imports this file afresh for each one (eight
+ * module instances in one process), so a module-level variable would not be shared: every project
+ * would make its own templates (~2.5 s each, one after the other, before the first test). The
+ * state lives on the process instead.
+ */
+const shared: Shared = ((globalThis as { [key: symbol]: Shared })[
+  Symbol.for('relief-pledge.global-setup')
+] ??= { users: 0 });
 
 export default async function setup(project: TestProject) {
-  // Each project runs the global setup; the work is done once per process.
-  prepared ??= prepare();
-  users += 1;
-  const { pgliteTemplate, postgresTemplate } = await prepared;
+  shared.prepared ??= prepare();
+  shared.users += 1;
+  const { pgliteTemplate, postgresTemplate } = await shared.prepared;
   project.provide('pgliteTemplate', pgliteTemplate);
   project.provide('postgresTemplate', postgresTemplate);
   return async () => {
     // The last project to finish drops the template database and deletes the PGlite dump (41 MB).
-    users -= 1;
-    if (users > 0) return;
+    shared.users -= 1;
+    if (shared.users > 0) return;
     await adminQuery(`drop database if exists ${postgresTemplate} with (force)`);
     rmSync(pgliteTemplate, { force: true });
   };
