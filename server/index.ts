@@ -78,10 +78,21 @@ async function main() {
     await database.close().catch(() => undefined);
     fail(`Could not listen on port ${config.port}: ${(err as Error).message}`);
   }
+  // PORT=0 lets the kernel choose a free port: report the one actually bound.
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
   app.log.info(
-    { database: database.kind, port: config.port, startMs: Date.now() - started },
-    `ready on http://localhost:${config.port}`,
+    { database: database.kind, port, startMs: Date.now() - started },
+    `ready on http://localhost:${port}`,
   );
+  // A parent that started this process with an IPC channel (the test harness) learns that it is
+  // ready and on which port from the process itself: a health poll on a port chosen in advance
+  // could be answered by another process that took that port meanwhile.
+  if (process.send) {
+    process.send({ type: 'ready', port });
+    // The channel must not keep the process alive on its own.
+    process.channel?.unref();
+  }
 }
 
 void main();

@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from './config';
-import { freePort } from '../tests/support/net';
 import { createTestDatabase, testDbKind } from '../tests/support/test-app';
 
 /**
@@ -17,15 +16,18 @@ const kind = testDbKind();
 
 interface Server {
   child: ChildProcess;
-  port: number;
   output: () => string;
   exited: Promise<number | null>;
 }
 
 const running: Server[] = [];
 
-function start(env: Record<string, string>, port: number): Server {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port) };
+/**
+ * On PORT=0, the port the kernel chose: the server's own "ready on" line says which (a port chosen
+ * here in advance could be taken by another test's server before this one binds it).
+ */
+function start(env: Record<string, string>): Server {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: '0' };
   delete childEnv.ADMIN_PASSWORD;
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   let out = '';
@@ -37,23 +39,24 @@ function start(env: Record<string, string>, port: number): Server {
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const server = { child, port, output: () => out, exited };
+  const server = { child, output: () => out, exited };
   running.push(server);
   return server;
 }
 
-/** Polls /api/health until it answers 200; fails early if the process exits. */
-async function waitHealthy(server: Server, timeoutMs = 60_000): Promise<number> {
+/** Waits for the "ready on" log line, then checks /api/health; fails early if the process exits. */
+async function waitHealthy(server: Server, timeoutMs = 60_000): Promise<string> {
   const started = Date.now();
   let exited = false;
   void server.exited.then(() => (exited = true));
   while (Date.now() - started < timeoutMs) {
     if (exited) throw new Error(`server exited before it was healthy:\n${server.output()}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${server.port}/api/health`);
-      if (res.status === 200) return Date.now() - started;
-    } catch {
-      /* not listening yet */
+    const port = /ready on http:\/\/localhost:(\d+)/.exec(server.output())?.[1];
+    if (port) {
+      const base = `http://127.0.0.1:${port}`;
+      const res = await fetch(`${base}/api/health`);
+      if (res.status !== 200) throw new Error(`ready, but /api/health answered ${res.status}`);
+      return base;
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -98,9 +101,8 @@ describe(`npm start on ${kind}`, () => {
   });
 
   it('starts, prints the generated password once, serves the API, and exits 0 on SIGTERM; a restart keeps data and password and exits 0 on SIGINT', async () => {
-    const first = start(env, await freePort());
-    await waitHealthy(first);
-    const base = `http://127.0.0.1:${first.port}`;
+    const first = start(env);
+    const base = await waitHealthy(first);
 
     const health = await (await fetch(`${base}/api/health`)).json();
     expect(health).toEqual({ status: 'ok', database: kind });
@@ -132,7 +134,7 @@ describe(`npm start on ${kind}`, () => {
     if (kind === 'pglite') {
       // A second process on the same DATA_DIR refuses to start, with a clear message.
       expect(existsSync(path.join(dataDir, 'server.lock'))).toBe(true);
-      const intruder = start(env, await freePort());
+      const intruder = start(env);
       expect(await intruder.exited).not.toBe(0);
       expect(intruder.output()).toMatch(
         /Another server process \(pid \d+\) is already using DATA_DIR/,
@@ -143,9 +145,8 @@ describe(`npm start on ${kind}`, () => {
     if (kind === 'pglite') expect(existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
 
     // Restart: the data and the password survive; nothing is printed again.
-    const second = start(env, await freePort());
-    await waitHealthy(second);
-    const base2 = `http://127.0.0.1:${second.port}`;
+    const second = start(env);
+    const base2 = await waitHealthy(second);
     expect(passwordLines(second.output())).toHaveLength(0);
     const progress = await (await fetch(`${base2}/api/progress`)).json();
     expect(progress).toMatchObject({ currentAmount: 1000, pledgeCount: 1 });
@@ -161,10 +162,12 @@ describe(`npm start on ${kind}`, () => {
   }, 120_000);
 
   it('stops with one message listing every bad setting', async () => {
-    const bad = start(
-      { ...env, RATE_LIMIT_LOGIN_PER_MINUTE: 'lots', LOG_LEVEL: 'chatty', PUBLIC_URL: 'ftp://x' },
-      await freePort(),
-    );
+    const bad = start({
+      ...env,
+      RATE_LIMIT_LOGIN_PER_MINUTE: 'lots',
+      LOG_LEVEL: 'chatty',
+      PUBLIC_URL: 'ftp://x',
+    });
     expect(await bad.exited).toBe(1);
     const out = bad.output();
     expect(out).toContain('Invalid configuration:');

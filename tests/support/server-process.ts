@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import { freePort } from './net';
 import { TEST_ADMIN_PASSWORD } from './test-app';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -24,8 +23,11 @@ export function preparedDataDir(prefix = 'relief-rel-'): string {
 }
 
 export interface ServerProcess {
-  baseUrl: string;
-  port: number;
+  /** Known once the server said it is ready (see waitReady); reading it earlier throws. */
+  readonly baseUrl: string;
+  readonly port: number;
+  /** Resolves with the port the server bound, when it is ready. */
+  ready: Promise<number>;
   child: ChildProcess;
   /** Everything the process wrote (stdout and stderr), for messages and log checks. */
   output(): string;
@@ -38,8 +40,9 @@ export interface SpawnOptions {
   dataDir: string;
   databaseUrl?: string;
   env?: Record<string, string>;
+  /** By default 0: the server binds a port the kernel chooses and reports it (see waitReady). */
   port?: number;
-  /** Resolve as soon as the process is spawned, without waiting for /api/health. */
+  /** Resolve as soon as the process is spawned, without waiting until it is ready. */
   noWait?: boolean;
   readyTimeoutMs?: number;
 }
@@ -61,16 +64,21 @@ function testServerFlags(): string[] {
   return serverFlags;
 }
 
-/** The production server (`node dist/server.js`) as a child process. */
+/**
+ * The production server (`node dist/server.js`) as a child process. It binds the port the kernel
+ * chooses (PORT=0) and reports it over an IPC channel once it listens. Choosing a free port in the
+ * test and polling /api/health on it was racy: between the choice and the server's bind, another
+ * test file's server could take the port and answer the health check, and a test then wrote to
+ * the wrong server (seen once: R3 "lost" the acknowledged pledges of one cycle).
+ */
 export async function spawnServer(opts: SpawnOptions): Promise<ServerProcess> {
-  const port = opts.port ?? (await freePort());
   const child = spawn(process.execPath, [...testServerFlags(), SERVER_SCRIPT], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       NODE_ENV: 'production',
-      PORT: String(port),
+      PORT: String(opts.port ?? 0),
       HOST: '127.0.0.1',
       DATA_DIR: opts.dataDir,
       ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
@@ -79,7 +87,7 @@ export async function spawnServer(opts: SpawnOptions): Promise<ServerProcess> {
       ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
       ...opts.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let out = '';
   const keep = (chunk: Buffer) => {
@@ -91,9 +99,26 @@ export async function spawnServer(opts: SpawnOptions): Promise<ServerProcess> {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
+  let port: number | undefined;
+  const ready = new Promise<number>((resolve) => {
+    child.on('message', (message: { type?: string; port?: number }) => {
+      if (message?.type === 'ready' && typeof message.port === 'number') {
+        port = message.port;
+        resolve(message.port);
+      }
+    });
+  });
+  const notReady = () => new Error('the server has not said it is ready yet: await waitReady()');
   const server: ServerProcess = {
-    baseUrl: `http://127.0.0.1:${port}`,
-    port,
+    get baseUrl() {
+      if (port === undefined) throw notReady();
+      return `http://127.0.0.1:${port}`;
+    },
+    get port() {
+      if (port === undefined) throw notReady();
+      return port;
+    },
+    ready,
     child,
     output: () => out,
     exited,
@@ -106,20 +131,17 @@ export async function spawnServer(opts: SpawnOptions): Promise<ServerProcess> {
   return server;
 }
 
-/** Polls /api/health until it answers 200, or fails with the server's output. */
+/** Waits until the server reports that it listens, or fails with its output. */
 export async function waitReady(server: ServerProcess, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  void server.exited.then(() => (exited = true));
-  while (Date.now() < deadline) {
-    if (exited) throw new Error(`server exited during start:\n${server.output().slice(-3000)}`);
-    try {
-      const res = await fetch(`${server.baseUrl}/api/health`);
-      if (res.status === 200) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 15));
-  }
-  throw new Error(`server not ready after ${timeoutMs} ms:\n${server.output().slice(-3000)}`);
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    server.ready.then(() => 'ready' as const),
+    server.exited.then(() => 'exited' as const),
+    new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  if (outcome === 'exited')
+    throw new Error(`server exited during start:\n${server.output().slice(-3000)}`);
+  if (outcome === 'timeout')
+    throw new Error(`server not ready after ${timeoutMs} ms:\n${server.output().slice(-3000)}`);
 }
