@@ -1,17 +1,3 @@
-import net from 'node:net';
-
-/** A TCP port nobody listens on right now (the kernel picks it; we close it before returning). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Polls `check` until it holds; fails after `limitMs` (for changes that arrive asynchronously). */
