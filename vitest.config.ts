@@ -14,7 +14,7 @@ const API_TESTS = [
 /**
  * Timing tests: R7 (graceful shutdown) times a SIGTERM against requests in flight; R4 (database
  * outage), R6 (slow clients) and 9.1 (public lists at 100,000 pledges) assert latencies. They run
- * in the reliability-* projects, alone and one file at a time. The other reliability tests assert
+ * in the reliability-* projects, after the rest, two files at a time. The other reliability tests assert
  * no timing and run with the rest: R1 load, R2 races, R3 kill -9 and R9 crash during upload (a
  * kill that lands a little later is still a kill at a random moment), R5 disk full, R8 two instances.
  */
@@ -23,6 +23,8 @@ const SERIAL_TESTS = [
 ];
 /** Files at a time in the parallel group: much of their time is spent waiting on PostgreSQL, child servers or Chromium. */
 const PARALLEL_WORKERS = Number(process.env.TEST_WORKERS ?? 3);
+/** Timing files at a time, after the parallel group (no more than the parallel group's). */
+const TIMING_WORKERS = Math.min(2, PARALLEL_WORKERS);
 
 export default defineConfig((env) =>
   mergeConfig(viteConfig(env), {
@@ -32,7 +34,7 @@ export default defineConfig((env) =>
       testTimeout: 30_000,
       hookTimeout: 120_000,
       // Two groups (docs/decisions/011-test-suite-speed.md): first everything that may share the
-      // machine, several files at a time; then the crash and timing tests, alone and one by one.
+      // machine, several files at a time; then the timing tests, two at a time.
       maxWorkers: PARALLEL_WORKERS,
       sequence: { sequencer: LongestFirstSequencer },
       projects: [
@@ -85,7 +87,7 @@ export default defineConfig((env) =>
           // Deployment checks (the Dockerfile dry run): slow, disk-bound, no database of their own.
           test: { name: 'ops', include: ['tests/ops/**/*.test.ts'], environment: 'node' },
         },
-        ...(['pglite', 'postgres'] as const).map((db, i) => ({
+        ...(['pglite', 'postgres'] as const).map((db) => ({
           extends: true as const,
           test: {
             name: `reliability-${db}`,
@@ -93,15 +95,17 @@ export default defineConfig((env) =>
             exclude: db === 'pglite' ? ['tests/**/*.postgres.test.ts'] : [],
             env: { TEST_DB: db },
             environment: 'node',
-            // One file at a time, after the parallel group: their assertions are about timing
-            // (timeouts, latency under load, kills in flight) and must not share the CPUs.
-            fileParallelism: false,
-            maxWorkers: 1,
+            // After the parallel group, two files at a time: their assertions are about timing
+            // (timeouts, latency under load, kills in flight), so they must not share the CPUs
+            // with the busy parallel group, but two of them (one core each on this 2-core machine)
+            // leave every bound its margin: most of their time is spent waiting (timeouts,
+            // outages). Both projects are one group (the same groupOrder and maxWorkers).
+            maxWorkers: TIMING_WORKERS,
             // One worker for the project's files, as in the API projects: a fresh one per file spent
             // seconds importing the server again between two timing tests.
             isolate: false,
             setupFiles: ['tests/setup/reset-fixtures.ts'],
-            sequence: { groupOrder: 1 + i },
+            sequence: { groupOrder: 1 },
           },
         })),
       ],

@@ -25,11 +25,11 @@ const PROJECT_ORDER = ['ops', 'api-pglite', 'api-postgres', 'e2e', 'unit'];
  * started when the other workers were nearly done, and the two cores sat half idle at the end.
  * Handing out the longest work first is the classic fix. The projects stay one after the other:
  * interleaving them was measured slower (a worker that changes project imports everything again,
- * +150 CPU-seconds). The crash and timing projects still come after the parallel group
- * (`sequence.groupOrder`), in Vitest's order.
+ * +150 CPU-seconds). The timing projects still come after the parallel group
+ * (`sequence.groupOrder`).
  */
 export class LongestFirstSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+  override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const durations = readDurations();
     const root = this.ctx.config.root;
     const seconds = (f: TestSpecification) =>
@@ -38,13 +38,14 @@ export class LongestFirstSequencer extends BaseSequencer {
       const i = PROJECT_ORDER.indexOf(f.project.name);
       return i === -1 ? PROJECT_ORDER.length : i;
     };
-    const byVitest = await super.sort(files);
-    const rank = new Map(byVitest.map((f, i) => [f, i]));
-    return [...files].sort((a, b) => {
-      const group = a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder;
-      if (group !== 0) return group;
-      if (a.project.config.sequence.groupOrder > 0) return rank.get(a)! - rank.get(b)!;
-      return projectRank(a) - projectRank(b) || seconds(b) - seconds(a);
-    });
+    return Promise.resolve(
+      [...files].sort((a, b) => {
+        const group = a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder;
+        if (group !== 0) return group;
+        // The timing group (both projects, two files at a time): longest file first as well.
+        if (a.project.config.sequence.groupOrder > 0) return seconds(b) - seconds(a);
+        return projectRank(a) - projectRank(b) || seconds(b) - seconds(a);
+      }),
+    );
   }
 }
