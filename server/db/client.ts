@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { PROJECT_ROOT } from '../config';
 import { acquireDataDirLock } from './data-dir-lock';
+import { poolTransaction } from './pool-transaction';
 import * as schema from './schema';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -111,12 +112,10 @@ export function openPostgres(url: string, poolSize = 10): Database {
   // Nor may a checked-out one (a worker holding a transaction, a LISTEN client): without a
   // listener its socket error is an unhandled 'error' event; its pending query still rejects.
   pool.on('connect', (client) => client.on('error', () => {}));
-  return {
-    kind: 'postgres',
-    db: drizzlePg(pool, { schema }) as unknown as Db,
-    pool,
-    close: () => pool.end(),
-  };
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  // Drizzle's pooled transaction can keep a connection for ever (see pool-transaction.ts).
+  db.transaction = poolTransaction(pool) as unknown as Db['transaction'];
+  return { kind: 'postgres', db, pool, close: () => pool.end() };
 }
 
 export async function openDatabase(cfg: {
