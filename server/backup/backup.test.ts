@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,6 +90,7 @@ describe('backup and restore', () => {
 
   afterAll(async () => {
     await source?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
   it('round-trips every row and every image file into an empty database', async () => {

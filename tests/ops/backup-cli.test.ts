@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,12 +25,15 @@ function cli(args: string[], env: Record<string, string>) {
 
 describe('npm run backup / restore on the embedded database', () => {
   const servers: ServerProcess[] = [];
+  const folders: string[] = [];
   afterAll(async () => {
     for (const s of servers) await s.kill('SIGTERM');
+    for (const f of folders) rmSync(f, { recursive: true, force: true });
   });
 
   it('backs up through the running server, refuses to restore under it, restores once stopped', async () => {
     const dataDir = preparedDataDir();
+    folders.push(dataDir);
     const server = await spawnServer({ dataDir });
     servers.push(server);
     for (const name of ['Ann', 'Bob', 'Cleo']) {
@@ -47,7 +50,9 @@ describe('npm run backup / restore on the embedded database', () => {
       });
       expect(res.status).toBe(201);
     }
-    const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'relief-cli-')), 'b.jsonl.gz');
+    const outDir = mkdtempSync(path.join(os.tmpdir(), 'relief-cli-'));
+    folders.push(outDir);
+    const out = path.join(outDir, 'b.jsonl.gz');
     const env = { DATA_DIR: dataDir, PORT: String(server.port) };
 
     // Without the password the running server cannot be asked, and the message says what to do.
@@ -72,6 +77,7 @@ describe('npm run backup / restore on the embedded database', () => {
 
     // Into a new folder, then the restored site serves the same progress.
     const fresh = preparedDataDir();
+    folders.push(fresh);
     const restored = cli(['restore', out], { DATA_DIR: fresh });
     expect(restored.out).toContain('Restored.');
     expect(restored.code).toBe(0);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -275,6 +275,7 @@ describe('object storage (S3)', () => {
       target.close();
       await db.database.close();
       await db.drop();
+      rmSync(tmp, { recursive: true, force: true });
     }
   });
 
@@ -291,6 +292,7 @@ describe('object storage (S3)', () => {
       expect(readdirSync(tmp)).toEqual([]);
     } finally {
       refused.close();
+      rmSync(tmp, { recursive: true, force: true });
     }
   });
 
