@@ -1,10 +1,9 @@
-import os from 'node:os';
-import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseReference } from '@shared/payment-reference';
 import { loginThroughUi, openBrowser, skipLightbox } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
+import { screenshot } from './support/admin-api';
 
 /**
  * Reconciliation end to end (records 012 and 013): a donor pledges and sees and copies the payment
@@ -85,11 +84,8 @@ describe('reconciling a bank transfer', () => {
     // The unmatched line is listed, cannot be ticked, and says why.
     const other = page.getByRole('row').filter({ hasText: 'SOMEONE ELSE' });
     await other.getByText('Unmatched').waitFor();
-    // For a person checking the review table by eye.
-    await page.screenshot({
-      path: path.join(os.tmpdir(), 'relief-reconcile-review.png'),
-      fullPage: true,
-    });
+    // For a person checking the review table by eye (SCREENSHOTS=1).
+    await screenshot(page, 'admin-reconcile-review', { fullPage: true });
     await page.getByRole('button', { name: 'Confirm selected (1)' }).click();
     await page.getByText('1 pledge confirmed from the statement.').first().waitFor();
     // Still there for later.

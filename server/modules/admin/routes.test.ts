@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { uploadImage } from '../../../tests/support/api';
 import {
@@ -220,7 +223,10 @@ describe('generated admin password (no ADMIN_PASSWORD)', () => {
       await database.close();
       await drop();
     });
-    const config = loadConfig({ DATA_DIR: '/tmp/relief-admin-generated', LOG_LEVEL: 'silent' });
+    // A folder of its own: the two database projects run this file at the same time.
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'relief-admin-generated-'));
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
     expect(config.adminPassword).toBeUndefined();
 
     const seen: string[] = [];
