@@ -3,13 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../support/test-app';
 import { adminPledges as allPledges, login } from '../support/api';
 import { request, type RawResponse as Answer } from '../support/http';
 import { sleep } from '../support/net';
 import { SOAK } from './support/load';
 import { spawnServer, type ServerProcess } from '../support/server-process';
-import { TcpProxy } from '../support/tcp-proxy';
+import { proxiedPostgres } from '../support/proxied-postgres';
 
 const OUTAGES = SOAK ? 5 : 2;
 const OUTAGE_MS = 2_000;
@@ -20,24 +19,18 @@ const OUTAGE_MS = 2_000;
  * connections reset, new ones refused), without restarting the cluster other test files share.
  */
 describe(`R4 PostgreSQL restarted under load (${OUTAGES} outages of ${OUTAGE_MS / 1000} s)`, () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  let proxy: TcpProxy;
+  let db: Awaited<ReturnType<typeof proxiedPostgres>>;
   let server: ServerProcess;
   let dataDir: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase('postgres');
-    await db.database.close();
-    const u = new URL(db.url!);
-    proxy = new TcpProxy(u.hostname, Number(u.port || 5432));
-    await proxy.start();
+    db = await proxiedPostgres();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'relief-outage-'));
-    server = await spawnServer({ dataDir, databaseUrl: proxy.rewrite(db.url!) });
+    server = await spawnServer({ dataDir, databaseUrl: db.url });
   });
   afterAll(async () => {
     await server?.kill('SIGTERM');
-    await proxy?.close();
-    await db?.drop();
+    await db?.dispose();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -75,7 +68,7 @@ describe(`R4 PostgreSQL restarted under load (${OUTAGES} outages of ${OUTAGE_MS 
 
     for (let i = 0; i < OUTAGES; i++) {
       await sleep(400);
-      await proxy.cut();
+      await db.proxy.cut();
       down = true;
       const cutAt = Date.now();
       // While down: health says so, quickly; reads from memory keep working.
@@ -88,7 +81,7 @@ describe(`R4 PostgreSQL restarted under load (${OUTAGES} outages of ${OUTAGE_MS 
       expect((await request(base, 'GET', '/')).status).toBe(200);
       expect((await request(base, 'GET', '/api/admin/pledges', { cookie })).status).toBe(503);
       await sleep(Math.max(0, OUTAGE_MS - (Date.now() - cutAt)));
-      await proxy.restore();
+      await db.proxy.restore();
       down = false;
       const restoredAt = Date.now();
       // Health recovers on its own: the pool opens new connections.

@@ -2,8 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres, type Database } from '../../server/db/client';
 import { sleep } from '../support/net';
-import { TcpProxy } from '../support/tcp-proxy';
-import { createTestDatabase } from '../support/test-app';
+import { proxiedPostgres } from '../support/proxied-postgres';
 
 const POOL_SIZE = 2;
 
@@ -15,23 +14,17 @@ const POOL_SIZE = 2;
  * pool waited for ever.
  */
 describe('the PostgreSQL pool after its idle connections died', () => {
-  let created: Awaited<ReturnType<typeof createTestDatabase>>;
-  let proxy: TcpProxy;
+  let proxied: Awaited<ReturnType<typeof proxiedPostgres>>;
   let database: Database;
   let closed = false;
   beforeAll(async () => {
-    created = await createTestDatabase('postgres');
-    await created.database.close();
-    const url = new URL(created.url!);
-    proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
-    await proxy.start();
-    database = openPostgres(proxy.rewrite(created.url!), POOL_SIZE);
+    proxied = await proxiedPostgres();
+    database = openPostgres(proxied.url, POOL_SIZE);
   });
   afterAll(async () => {
     // After a failure the pool may never close (the bug this file is about): do not wait for it.
     if (!closed) await Promise.race([database.close().catch(() => undefined), sleep(1_000)]);
-    await proxy.close();
-    await created.drop();
+    await proxied.dispose();
   });
 
   it('transactions whose BEGIN failed give their connections back: the pool serves again and closes', async () => {
@@ -44,14 +37,14 @@ describe('the PostgreSQL pool after its idle connections died', () => {
 
     // The cut resets them, and in the same turn the next transactions are handed those dead
     // connections (the pool has not seen the resets yet): their BEGIN fails.
-    const cutting = proxy.cut();
+    const cutting = proxied.proxy.cut();
     const failed = await Promise.allSettled(Array.from({ length: POOL_SIZE }, transaction));
     await cutting;
     expect(failed.map((r) => r.status)).toEqual(Array(POOL_SIZE).fill('rejected'));
     expect(pool.totalCount).toBe(0);
 
     // Back up: a full pool's worth of transactions at once, none waiting for a lost connection.
-    await proxy.restore();
+    await proxied.proxy.restore();
     const results = await Promise.all(Array.from({ length: POOL_SIZE }, transaction));
     expect(results.map((r) => (r as { rows: { n: number }[] }).rows[0]!.n)).toEqual(
       Array(POOL_SIZE).fill(42),

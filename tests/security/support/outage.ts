@@ -1,6 +1,6 @@
 import { openPostgres, type Database } from '../../../server/db/client';
 import { createTestDatabase, testDbKind } from '../../support/test-app';
-import { TcpProxy } from '../../support/tcp-proxy';
+import { proxiedPostgres } from '../../support/proxied-postgres';
 
 /**
  * A database that a test can take away from the app: PostgreSQL through a TCP proxy that is cut
@@ -11,8 +11,8 @@ export async function breakableDatabase(): Promise<{
   fail(): Promise<void>;
   dispose(): Promise<void>;
 }> {
-  const created = await createTestDatabase(testDbKind());
-  if (created.database.kind === 'pglite') {
+  if (testDbKind() === 'pglite') {
+    const created = await createTestDatabase('pglite');
     let closed = false;
     return {
       database: created.database,
@@ -25,19 +25,14 @@ export async function breakableDatabase(): Promise<{
       },
     };
   }
-  const url = new URL(created.url!);
-  const proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
-  await proxy.start();
-  // The app talks to the database only through the proxy; the direct pool is not needed.
-  await created.database.close();
-  const database = openPostgres(proxy.rewrite(created.url!));
+  const proxied = await proxiedPostgres();
+  const database = openPostgres(proxied.url);
   return {
     database,
-    fail: () => proxy.cut(),
+    fail: () => proxied.proxy.cut(),
     async dispose() {
       await database.close().catch(() => undefined);
-      await proxy.close();
-      await created.drop();
+      await proxied.dispose();
     },
   };
 }
