@@ -9,10 +9,11 @@ import { campaignSchema, type Campaign } from '@shared/schemas/campaign';
  * runs from server/**.ts (tests, dev) or from a bundle in dist/ or dist/chunks/.
  */
 export const PROJECT_ROOT = (() => {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
+  const here = fileURLToPath(import.meta.url);
+  let dir = path.dirname(here);
   while (!existsSync(path.join(dir, 'package.json'))) {
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`No package.json above ${fileURLToPath(import.meta.url)}`);
+    if (parent === dir) throw new Error(`No package.json above ${here}`);
     dir = parent;
   }
   return dir;

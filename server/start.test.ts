@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from './config';
+import { watchServerProcess, waitReady, type ServerProcess } from '../tests/support/server-process';
 import { createTestDatabase, testDbKind } from '../tests/support/test-app';
 
 /**
@@ -14,58 +15,34 @@ import { createTestDatabase, testDbKind } from '../tests/support/test-app';
 
 const kind = testDbKind();
 
-interface Server {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-const running: Server[] = [];
+const running: ServerProcess[] = [];
 
 /**
- * On PORT=0, the port the kernel chose: the server's own "ready on" line says which (a port chosen
- * here in advance could be taken by another test's server before this one binds it).
+ * `node scripts/start.mjs` on PORT=0, with an IPC channel: the server reports the port the kernel
+ * chose once it listens (tests/support/server-process.ts).
  */
-function start(env: Record<string, string>): Server {
+function start(env: Record<string, string>): ServerProcess {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: '0' };
   delete childEnv.ADMIN_PASSWORD;
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-  let out = '';
   const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'start.mjs')], {
     cwd: PROJECT_ROOT,
     env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const server = { child, output: () => out, exited };
+  const server = watchServerProcess(child);
   running.push(server);
   return server;
 }
 
-/** Waits for the "ready on" log line, then checks /api/health; fails early if the process exits. */
-async function waitHealthy(server: Server, timeoutMs = 60_000): Promise<string> {
-  const started = Date.now();
-  let exited = false;
-  void server.exited.then(() => (exited = true));
-  while (Date.now() - started < timeoutMs) {
-    if (exited) throw new Error(`server exited before it was healthy:\n${server.output()}`);
-    const port = /ready on http:\/\/localhost:(\d+)/.exec(server.output())?.[1];
-    if (port) {
-      const base = `http://127.0.0.1:${port}`;
-      const res = await fetch(`${base}/api/health`);
-      if (res.status !== 200) throw new Error(`ready, but /api/health answered ${res.status}`);
-      return base;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`server not healthy after ${timeoutMs} ms:\n${server.output()}`);
+/** Waits until the server is ready, then returns its address. */
+async function started(server: ServerProcess): Promise<string> {
+  await waitReady(server);
+  return server.baseUrl;
 }
 
-async function stop(server: Server, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  server.child.kill(signal);
-  return server.exited;
+async function stop(server: ServerProcess, signal: NodeJS.Signals = 'SIGTERM') {
+  return (await server.kill(signal)).code;
 }
 
 const passwordLines = (out: string) => out.split('\n').filter((l) => l.includes('Admin password:'));
@@ -88,12 +65,7 @@ describe(`npm start on ${kind}`, () => {
   });
   afterEach(async () => {
     // A failed assertion must not leave a server running.
-    for (const s of running.splice(0)) {
-      if (s.child.exitCode === null && s.child.signalCode === null) {
-        s.child.kill('SIGKILL');
-        await s.exited;
-      }
-    }
+    for (const s of running.splice(0)) await s.kill('SIGKILL');
   });
   afterAll(async () => {
     await dropDatabase();
@@ -102,7 +74,7 @@ describe(`npm start on ${kind}`, () => {
 
   it('starts, prints the generated password once, serves the API, and exits 0 on SIGTERM; a restart keeps data and password and exits 0 on SIGINT', async () => {
     const first = start(env);
-    const base = await waitHealthy(first);
+    const base = await started(first);
 
     const health = await (await fetch(`${base}/api/health`)).json();
     expect(health).toEqual({ status: 'ok', database: kind });
@@ -135,7 +107,7 @@ describe(`npm start on ${kind}`, () => {
       // A second process on the same DATA_DIR refuses to start, with a clear message.
       expect(existsSync(path.join(dataDir, 'server.lock'))).toBe(true);
       const intruder = start(env);
-      expect(await intruder.exited).not.toBe(0);
+      expect((await intruder.exited).code).not.toBe(0);
       expect(intruder.output()).toMatch(
         /Another server process \(pid \d+\) is already using DATA_DIR/,
       );
@@ -146,7 +118,7 @@ describe(`npm start on ${kind}`, () => {
 
     // Restart: the data and the password survive; nothing is printed again.
     const second = start(env);
-    const base2 = await waitHealthy(second);
+    const base2 = await started(second);
     expect(passwordLines(second.output())).toHaveLength(0);
     const progress = await (await fetch(`${base2}/api/progress`)).json();
     expect(progress).toMatchObject({ currentAmount: 1000, pledgeCount: 1 });
@@ -168,7 +140,7 @@ describe(`npm start on ${kind}`, () => {
       LOG_LEVEL: 'chatty',
       PUBLIC_URL: 'ftp://x',
     });
-    expect(await bad.exited).toBe(1);
+    expect((await bad.exited).code).toBe(1);
     const out = bad.output();
     expect(out).toContain('Invalid configuration:');
     expect(out).toContain('RATE_LIMIT_LOGIN_PER_MINUTE');

@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../tests/support/test-app';
+import { createTestDatabase, trigramIndexes } from '../../tests/support/test-app';
 
 /**
  * The test databases are made as production makes its own: PGlite opened with pg_trgm, so the
@@ -18,12 +17,7 @@ describe('test databases have the search indexes production has', () => {
   });
 
   it('pg_trgm and the trigram indexes on name, e-mail and reference', async () => {
-    const res = (await db.database.db.execute(sql`
-      select indexname from pg_indexes
-      where tablename = 'pledges' and indexdef like '%gin_trgm_ops%' order by indexname`)) as unknown as {
-      rows: { indexname: string }[];
-    };
-    expect(res.rows.map((r) => r.indexname)).toEqual([
+    expect((await trigramIndexes(db.database)).map((r) => r.indexname)).toEqual([
       'pledges_email_trgm_idx',
       'pledges_name_trgm_idx',
       'pledges_reference_trgm_idx',

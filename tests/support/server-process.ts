@@ -89,6 +89,16 @@ export async function spawnServer(opts: SpawnOptions): Promise<ServerProcess> {
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
+  const server = watchServerProcess(child);
+  if (!opts.noWait) await waitReady(server, opts.readyTimeoutMs ?? 60_000);
+  return server;
+}
+
+/**
+ * A spawned server process (`dist/server.js`, or `scripts/start.mjs`, which runs it in the same
+ * process) with an IPC channel: its output, its exit, and the port it reports once it listens.
+ */
+export function watchServerProcess(child: ChildProcess): ServerProcess {
   let out = '';
   const keep = (chunk: Buffer) => {
     out += chunk.toString('utf8');
@@ -109,7 +119,7 @@ export async function spawnServer(opts: SpawnOptions): Promise<ServerProcess> {
     });
   });
   const notReady = () => new Error('the server has not said it is ready yet: await waitReady()');
-  const server: ServerProcess = {
+  return {
     get baseUrl() {
       if (port === undefined) throw notReady();
       return `http://127.0.0.1:${port}`;
@@ -127,8 +137,6 @@ export async function spawnServer(opts: SpawnOptions): Promise<ServerProcess> {
       return exited;
     },
   };
-  if (!opts.noWait) await waitReady(server, opts.readyTimeoutMs ?? 60_000);
-  return server;
 }
 
 /** Waits until the server reports that it listens, or fails with its output. */

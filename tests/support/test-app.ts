@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
@@ -60,6 +61,18 @@ export async function createTestDatabase(
     url,
     drop: () => adminQuery(`drop database if exists ${name} with (force)`),
   };
+}
+
+/** The admin search's trigram (GIN) indexes on the pledges, as pg_indexes lists them. */
+export async function trigramIndexes(
+  database: Database,
+): Promise<{ indexname: string; indexdef: string }[]> {
+  const res = (await database.db.execute(sql`
+    select indexname, indexdef from pg_indexes
+    where tablename = 'pledges' and indexdef like '%gin_trgm_ops%' order by indexname`)) as unknown as {
+    rows: { indexname: string; indexdef: string }[];
+  };
+  return res.rows;
 }
 
 export interface TestApp {
