@@ -51,6 +51,39 @@ describe('CampaignLightbox', () => {
     }
   });
 
+  it('gives way, unseen, to a dialog that opens while it is still fading in', async () => {
+    render(<CampaignLightbox campaign={campaign} />);
+    expect(box()!.dataset.phase).toBe('mounted');
+    const form = document.createElement('div');
+    form.setAttribute('role', 'dialog');
+    document.body.append(form);
+    try {
+      // The observer reports in a microtask.
+      await act(async () => {});
+      act(() => vi.advanceTimersByTime(1000));
+      expect(box()).toBeNull();
+      expect(localStorage.getItem('hasSeenCampaignContext')).toBeNull();
+    } finally {
+      form.remove();
+    }
+  });
+
+  it('closes, seen, when another dialog opens once it is shown', async () => {
+    render(<CampaignLightbox campaign={campaign} />);
+    act(() => vi.advanceTimersByTime(50));
+    expect(box()!.dataset.phase).toBe('visible');
+    const form = document.createElement('div');
+    form.setAttribute('role', 'alertdialog');
+    document.body.append(form);
+    try {
+      await act(async () => {});
+      expect(box()).toBeNull();
+      expect(localStorage.getItem('hasSeenCampaignContext')).toBe('true');
+    } finally {
+      form.remove();
+    }
+  });
+
   it('closes on a click anywhere, fades out over 300 ms and remembers it', () => {
     render(<CampaignLightbox campaign={campaign} />);
     act(() => vi.advanceTimersByTime(50));

@@ -13,12 +13,15 @@ import { hasSeenLightbox, markLightboxSeen } from '../lightbox-flag';
 type Phase = 'closed' | 'mounted' | 'visible' | 'leaving';
 
 /**
- * A donor who tapped Pledge Now before this code arrived (a slow connection) is already in the
- * form: a second modal on top of it would hide the whole form from screen readers and take the
- * focus. The lightbox then waits for a later visit (it is not marked as seen).
+ * A donor who tapped Pledge Now early is in the form, or about to be: the form's code may arrive
+ * before this one (a slow connection) or just after it (a fast one, while this is still fading
+ * in). A second modal on top of the form would hide the whole form from screen readers and take
+ * the focus, so the lightbox gives way to any other dialog, whenever it appears.
  */
-function anotherDialogIsOpen(): boolean {
-  return document.querySelector('[role="dialog"], [role="alertdialog"]') !== null;
+function anotherDialogIsOpen(own?: Element | null): boolean {
+  return [...document.querySelectorAll('[role="dialog"], [role="alertdialog"]')].some(
+    (dialog) => dialog !== own,
+  );
 }
 
 function prefersReducedMotion(): boolean {
@@ -38,11 +41,28 @@ export function CampaignLightbox({ campaign }: { campaign: Campaign }) {
   );
   const reduced = useRef(false);
   const closeButton = useRef<HTMLButtonElement>(null);
+  const content = useRef<HTMLDivElement>(null);
 
   const dismiss = useCallback(() => {
     markLightboxSeen();
     setPhase((p) => (p === 'mounted' || p === 'visible' ? 'leaving' : p));
   }, []);
+
+  // Another dialog opened while this one is up: close at once, and count it as seen only if the
+  // donor has seen it (not while it was still fading in).
+  const open = phase !== 'closed';
+  useEffect(() => {
+    if (!open) return;
+    const observer = new MutationObserver(() => {
+      if (!anotherDialogIsOpen(content.current)) return;
+      setPhase((p) => {
+        if (p === 'visible') markLightboxSeen();
+        return 'closed';
+      });
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [open]);
 
   useEffect(() => {
     if (phase === 'mounted') {
@@ -62,7 +82,6 @@ export function CampaignLightbox({ campaign }: { campaign: Campaign }) {
     }
   }, [phase]);
 
-  const open = phase !== 'closed';
   useEffect(() => {
     if (!open) return;
     const timer = setTimeout(dismiss, LIGHTBOX_AUTO_CLOSE_MS);
@@ -90,6 +109,7 @@ export function CampaignLightbox({ campaign }: { campaign: Campaign }) {
           )}
         />
         <DialogPrimitive.Content
+          ref={content}
           data-testid="campaign-lightbox"
           data-phase={phase}
           onClick={dismiss}
