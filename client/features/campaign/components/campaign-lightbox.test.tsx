@@ -13,11 +13,21 @@ const campaign = campaignSchema.parse(
 
 const box = () => screen.queryByTestId('campaign-lightbox');
 
+/** Another modal on the page (the pledge form, say), removed after the test. */
+const otherDialogs: HTMLElement[] = [];
+function openOtherDialog(role: 'dialog' | 'alertdialog' = 'dialog') {
+  const dialog = document.createElement('div');
+  dialog.setAttribute('role', role);
+  document.body.append(dialog);
+  otherDialogs.push(dialog);
+}
+
 beforeEach(() => {
   localStorage.clear();
   vi.useFakeTimers();
 });
 afterEach(() => {
+  for (const dialog of otherDialogs.splice(0)) dialog.remove();
   cleanup();
   vi.useRealTimers();
 });
@@ -38,50 +48,32 @@ describe('CampaignLightbox', () => {
   });
 
   it('stays closed, and unseen for a later visit, when the donor is already in another dialog', () => {
-    const form = document.createElement('div');
-    form.setAttribute('role', 'dialog');
-    document.body.append(form);
-    try {
-      render(<CampaignLightbox campaign={campaign} />);
-      act(() => vi.advanceTimersByTime(1000));
-      expect(box()).toBeNull();
-      expect(localStorage.getItem('hasSeenCampaignContext')).toBeNull();
-    } finally {
-      form.remove();
-    }
+    openOtherDialog();
+    render(<CampaignLightbox campaign={campaign} />);
+    act(() => vi.advanceTimersByTime(1000));
+    expect(box()).toBeNull();
+    expect(localStorage.getItem('hasSeenCampaignContext')).toBeNull();
   });
 
   it('gives way, unseen, to a dialog that opens while it is still fading in', async () => {
     render(<CampaignLightbox campaign={campaign} />);
     expect(box()!.dataset.phase).toBe('mounted');
-    const form = document.createElement('div');
-    form.setAttribute('role', 'dialog');
-    document.body.append(form);
-    try {
-      // The observer reports in a microtask.
-      await act(async () => {});
-      act(() => vi.advanceTimersByTime(1000));
-      expect(box()).toBeNull();
-      expect(localStorage.getItem('hasSeenCampaignContext')).toBeNull();
-    } finally {
-      form.remove();
-    }
+    openOtherDialog();
+    // The observer reports in a microtask.
+    await act(async () => {});
+    act(() => vi.advanceTimersByTime(1000));
+    expect(box()).toBeNull();
+    expect(localStorage.getItem('hasSeenCampaignContext')).toBeNull();
   });
 
   it('closes, seen, when another dialog opens once it is shown', async () => {
     render(<CampaignLightbox campaign={campaign} />);
     act(() => vi.advanceTimersByTime(50));
     expect(box()!.dataset.phase).toBe('visible');
-    const form = document.createElement('div');
-    form.setAttribute('role', 'alertdialog');
-    document.body.append(form);
-    try {
-      await act(async () => {});
-      expect(box()).toBeNull();
-      expect(localStorage.getItem('hasSeenCampaignContext')).toBe('true');
-    } finally {
-      form.remove();
-    }
+    openOtherDialog('alertdialog');
+    await act(async () => {});
+    expect(box()).toBeNull();
+    expect(localStorage.getItem('hasSeenCampaignContext')).toBe('true');
   });
 
   it('closes on a click anywhere, fades out over 300 ms and remembers it', () => {
