@@ -48,17 +48,21 @@ export interface SpawnOptions {
 }
 
 /**
- * V8 flags of the test servers, which live seconds, not weeks. By default V8 recompiles the
- * database's hot WebAssembly functions with its optimising compiler (TurboFan) in the background:
- * about 0.45 CPU-seconds of every start (1.86 -> 1.40 s measured), for code that pays back only in
- * a long-running server, and `npm test` starts about a hundred of them. `--liftoff-only` keeps the
- * baseline compiler's code: the same program, a different V8 tier. `npm start`, the Dockerfile's
- * CMD and server/start.test.ts run with V8's defaults. Checked once, so a Node whose V8 dropped
- * the flag still runs the tests.
+ * V8 flags of the test servers, which live seconds, not weeks. By default V8 recompiles hot code
+ * with its optimising compilers in the background, code that pays back only in a long-running
+ * server, and `npm test` starts about a hundred of them:
+ * - `--liftoff-only`: the database's WebAssembly keeps the baseline compiler's code (Liftoff), not
+ *   TurboFan's: about 0.45 CPU-seconds of every start (1.86 -> 1.40 s measured).
+ * - `--no-opt`: the same for JavaScript (no TurboFan): 1.60 -> 1.33 CPU-s per start (means of 5),
+ *   and 4.65 -> 4.05 CPU-s for a start plus 300 pledges (means of 4): even under load, the
+ *   background compiles cost more than they save in a process of a few seconds.
+ * The same program, a different V8 tier. `npm start`, the Dockerfile's CMD and
+ * server/start.test.ts run with V8's defaults. Checked once, so a Node whose V8 dropped a flag
+ * still runs the tests.
  */
 let serverFlags: string[] | undefined;
 function testServerFlags(): string[] {
-  serverFlags ??= ['--liftoff-only'].filter(
+  serverFlags ??= ['--liftoff-only', '--no-opt'].filter(
     (flag) => spawnSync(process.execPath, [flag, '-e', '0']).status === 0,
   );
   return serverFlags;
