@@ -10,7 +10,7 @@ import { pgliteOptions, wrapPglite, type Db } from '../../server/db/client';
 import { runMigrations } from '../../server/db/migrate';
 import { adminQuery, databaseUrl, ensureChromium, ensurePostgres } from './services';
 // @ts-expect-error plain ESM helper shared with `npm start`
-import { buildIfNeeded } from '../../scripts/build-if-needed.mjs';
+import { buildIfNeededAsync } from '../../scripts/build-if-needed.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -49,20 +49,29 @@ export default async function setup(project: TestProject) {
     // The last project to finish drops the template database and deletes the PGlite dump (41 MB).
     shared.users -= 1;
     if (shared.users > 0) return;
-    await adminQuery(`drop database if exists ${postgresTemplate} with (force)`);
-    rmSync(pgliteTemplate, { force: true });
+    await dropTemplates(pgliteTemplate, postgresTemplate);
   };
+}
+
+async function dropTemplates(pgliteTemplate: string, postgresTemplate: string) {
+  await adminQuery(`drop database if exists ${postgresTemplate} with (force)`);
+  rmSync(pgliteTemplate, { force: true });
 }
 
 async function prepare() {
   await ensurePostgres();
   ensureChromium();
-  if (!(buildIfNeeded as (log?: (s: string) => void) => boolean)())
-    throw new Error('npm run build failed');
-  const [pgliteTemplate, postgresTemplate] = await Promise.all([
+  // The build (child processes) and the templates (PGlite runs in this process) at the same time:
+  // on a clean clone, ~3 s sooner to the first test than one after the other.
+  const [built, pgliteTemplate, postgresTemplate] = await Promise.all([
+    (buildIfNeededAsync as () => Promise<boolean>)(),
     preparePglite(),
     preparePostgres(),
   ]);
+  if (!built) {
+    await dropTemplates(pgliteTemplate, postgresTemplate);
+    throw new Error('npm run build failed');
+  }
   return { pgliteTemplate, postgresTemplate };
 }
 
