@@ -48,6 +48,7 @@ async function setHidden(p: Page, hidden: boolean) {
 describe('live progress', () => {
   it('a pledge made through the API shows on an open home within 2 seconds', async () => {
     await openHome(page);
+    await page.locator('html[data-live-progress="stream"]').waitFor({ state: 'attached' });
     const before = Number((await donors(page).innerText()).replace(/,/g, ''));
     await createPledge(server.baseUrl, {
       name: 'Live Donor One',
@@ -99,13 +100,11 @@ describe('live progress', () => {
       p.on('request', (r) => {
         if (new URL(r.url()).pathname === '/api/progress') polls.push(r.url());
       });
-      // The heading is server-rendered, so it says nothing about the script: wait for the
-      // stream's refusal instead, which the page answers by starting to poll.
-      const refused = p.waitForResponse(
-        (r) => r.url().endsWith('/api/progress/stream') && r.status() === 404,
-      );
+      // The heading is server-rendered, so it says nothing about the script: wait until the page
+      // has answered the stream's refusal by starting to poll. (Waiting for the 404 itself was
+      // not enough: on a loaded machine the page reacted after the fake clock had already run.)
       await p.goto(server.baseUrl);
-      await refused;
+      await p.locator('html[data-live-progress="polling"]').waitFor({ state: 'attached' });
       const before = Number((await donors(p).innerText()).replace(/,/g, ''));
 
       await createPledge(server.baseUrl, {
@@ -136,6 +135,7 @@ describe('live progress', () => {
 
       // Hidden: no polling at all.
       await setHidden(p, true);
+      expect(await p.locator('html').getAttribute('data-live-progress')).toBe('paused');
       const whileVisible = polls.length;
       await p.clock.runFor(3 * LIVE_POLL_MS);
       expect(polls).toHaveLength(whileVisible);

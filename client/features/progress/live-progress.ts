@@ -8,6 +8,17 @@ import { queryKeys } from '../../lib/query-keys';
 export const LIVE_STREAM_URL = '/api/progress/stream';
 
 /**
+ * How the numbers are kept fresh right now, on `<html data-live-progress>`: "stream", "polling"
+ * (the stream failed) or "paused" (hidden tab). Visible in the developer tools, and what the e2e
+ * tests wait for instead of guessing when the page has reacted to a refused stream.
+ */
+type LiveMode = 'stream' | 'polling' | 'paused';
+const showMode = (mode: LiveMode | undefined) => {
+  if (mode) document.documentElement.dataset.liveProgress = mode;
+  else delete document.documentElement.dataset.liveProgress;
+};
+
+/**
  * Keeps the home's progress and newest pledges live while the page is visible: the server's
  * event stream writes into the same query caches the page reads (no refetch). When the stream
  * fails (refused, not there, a proxy that drops it), the numbers are fetched every 30 s instead,
@@ -51,6 +62,7 @@ export function useLiveProgress(adminControls: boolean) {
       poll = undefined;
     };
     const startPolling = () => {
+      showMode('polling');
       if (poll !== undefined) return;
       poll = window.setInterval(() => {
         refresh();
@@ -68,6 +80,7 @@ export function useLiveProgress(adminControls: boolean) {
       es.onopen = () => {
         failed = false;
         stopPolling();
+        showMode('stream');
       };
       es.onerror = () => {
         // A dropped connection is retried by the browser itself (CONNECTING); an answer other
@@ -87,16 +100,21 @@ export function useLiveProgress(adminControls: boolean) {
       stopPolling();
     };
     const onVisibility = () => {
-      if (document.hidden) return disconnect();
+      if (document.hidden) {
+        disconnect();
+        return showMode('paused');
+      }
       if (failed) refresh();
       connect();
     };
 
-    if (!document.hidden) connect();
+    if (document.hidden) showMode('paused');
+    else connect();
     document.addEventListener('visibilitychange', onVisibility);
     return () => {
       document.removeEventListener('visibilitychange', onVisibility);
       disconnect();
+      showMode(undefined);
     };
   }, [queryClient]);
 }
