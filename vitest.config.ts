@@ -1,4 +1,5 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
+import { MODULE_CACHE_DIR } from './tests/setup/module-cache.ts';
 import { LongestFirstSequencer } from './tests/setup/sequencer.ts';
 import viteConfig from './vite.config.ts';
 
@@ -37,6 +38,7 @@ export default defineConfig((env) =>
       // machine, several files at a time; then the timing tests, two at a time.
       maxWorkers: PARALLEL_WORKERS,
       sequence: { sequencer: LongestFirstSequencer },
+      experimental: { fsModuleCache: true, fsModuleCachePath: MODULE_CACHE_DIR },
       projects: [
         {
           extends: true,

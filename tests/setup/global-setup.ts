@@ -8,6 +8,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { pgliteOptions, wrapPglite, type Db } from '../../server/db/client';
 import { runMigrations } from '../../server/db/migrate';
+import { MODULE_CACHE_DIR } from './module-cache';
 import { adminQuery, databaseUrl, ensureChromium, ensurePostgres } from './services';
 // @ts-expect-error plain ESM helper shared with `npm start`
 import { buildIfNeededAsync } from '../../scripts/build-if-needed.mjs';
@@ -50,6 +51,7 @@ export default async function setup(project: TestProject) {
     shared.users -= 1;
     if (shared.users > 0) return;
     await dropTemplates(pgliteTemplate, postgresTemplate);
+    rmSync(MODULE_CACHE_DIR, { recursive: true, force: true });
   };
 }
 
