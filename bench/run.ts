@@ -479,7 +479,7 @@ function liveTargets(live: LiveResult): Target[] {
 
 async function main() {
   const started = Date.now();
-  if (!(buildIfNeeded as (log?: (s: string) => void) => boolean)(log)) {
+  if (!(await (buildIfNeeded as (log?: (s: string) => void) => Promise<boolean>)(log))) {
     throw new Error('npm run build failed');
   }
   mkdirSync(RESULTS_DIR, { recursive: true });

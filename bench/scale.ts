@@ -221,7 +221,7 @@ async function scaleOf(kind: 'pglite' | 'postgres') {
 }
 
 async function main() {
-  if (!(buildIfNeeded as (log?: (s: string) => void) => boolean)(log))
+  if (!(await (buildIfNeeded as (log?: (s: string) => void) => Promise<boolean>)(log)))
     throw new Error('build failed');
   mkdirSync(RESULTS_DIR, { recursive: true });
   const results: Record<string, Awaited<ReturnType<typeof scaleOf>>> = {};

@@ -3,5 +3,5 @@
 import path from 'node:path';
 import { buildIfNeeded, root } from './build-if-needed.mjs';
 
-if (!buildIfNeeded((s) => process.stderr.write(`${s}\n`))) process.exit(1);
+if (!(await buildIfNeeded((s) => process.stderr.write(`${s}\n`)))) process.exit(1);
 await import(path.join(root, 'dist/backup.js'));

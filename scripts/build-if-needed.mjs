@@ -1,5 +1,5 @@
 // Shared by `npm start` and the test setup: is there an up-to-date build of client and server?
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,39 +31,26 @@ export function buildIsCurrent() {
   return srcTime <= Math.min(...outputs.map((f) => statSync(f).mtimeMs));
 }
 
-function announce(log) {
+/**
+ * Runs `npm run build` unless the build is current; resolves to false if the build failed. It does
+ * not block the caller's event loop: the test set-up makes its template databases meanwhile.
+ */
+export function buildIfNeeded(log = console.log) {
+  if (buildIsCurrent()) return Promise.resolve(true);
   log(
     existsSync(outputs[0])
       ? 'Sources changed since the last build: rebuilding…'
       : 'No build found: building…',
   );
-}
-
-// Always a production build: under Vitest NODE_ENV is "test", and Vite then bundles React's
-// development build (480 KB instead of 277 KB), which the e2e tests, the bench and a later
-// `npm start` would all have used.
-const buildOptions = () => ({
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'production' },
-});
-
-/** Runs `npm run build` unless the build is current; returns false if the build failed. */
-export function buildIfNeeded(log = console.log) {
-  if (buildIsCurrent()) return true;
-  announce(log);
-  return spawnSync('npm', ['run', 'build'], buildOptions()).status === 0;
-}
-
-/**
- * The same, without blocking the caller's event loop: the test set-up makes its template databases
- * meanwhile (the build's processes and the in-process PGlite each keep a core busy).
- */
-export function buildIfNeededAsync(log = console.log) {
-  if (buildIsCurrent()) return Promise.resolve(true);
-  announce(log);
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', 'build'], buildOptions());
+    // Always a production build: under Vitest NODE_ENV is "test", and Vite then bundles React's
+    // development build (480 KB instead of 277 KB), which the e2e tests, the bench and a later
+    // `npm start` would all have used.
+    const child = spawn('npm', ['run', 'build'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     child.on('error', () => resolve(false));
     child.on('exit', (code) => resolve(code === 0));
   });

@@ -3,5 +3,5 @@
 import path from 'node:path';
 import { buildIfNeeded, root } from './build-if-needed.mjs';
 
-if (!buildIfNeeded()) process.exit(1);
+if (!(await buildIfNeeded())) process.exit(1);
 await import(path.join(root, 'dist/server.js'));

@@ -28,7 +28,7 @@ export function poolTransaction(pool: pg.Pool): Transaction {
     config?: Parameters<Transaction>[1],
   ): Promise<unknown> => {
     const client = await pool.connect();
-    let failure: Error | undefined;
+    let failed = false;
     try {
       let db = onClient.get(client);
       if (!db) {
@@ -37,10 +37,11 @@ export function poolTransaction(pool: pg.Pool): Transaction {
       }
       return await db.transaction(run, config);
     } catch (err) {
-      failure = err instanceof Error ? err : new Error(String(err));
+      failed = true;
       throw err;
     } finally {
-      client.release(failure);
+      // true: the pool destroys the connection instead of reusing it.
+      client.release(failed);
     }
   };
   return transaction as Transaction;

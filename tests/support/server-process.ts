@@ -62,9 +62,11 @@ export interface SpawnOptions {
  */
 let serverFlags: string[] | undefined;
 function testServerFlags(): string[] {
-  serverFlags ??= ['--liftoff-only', '--no-opt'].filter(
-    (flag) => spawnSync(process.execPath, [flag, '-e', '0']).status === 0,
-  );
+  const wanted = ['--liftoff-only', '--no-opt'];
+  const accepted = (flags: string[]) =>
+    spawnSync(process.execPath, [...flags, '-e', '0']).status === 0;
+  // One check in the usual case, one per flag only when Node refuses the pair.
+  serverFlags ??= accepted(wanted) ? wanted : wanted.filter((flag) => accepted([flag]));
   return serverFlags;
 }
 
