@@ -11,7 +11,17 @@ const outputs = [
   path.join(root, 'dist/client/index.html'),
   path.join(root, 'dist/ssr/entry-server.js'),
 ];
-const sources = ['client', 'server', 'shared', 'config', 'vite.config.ts', 'package.json'];
+const sources = [
+  'client',
+  'server',
+  'shared',
+  'config',
+  'vite.config.ts',
+  'package.json',
+  // The server bundle holds its packages' code: a changed lockfile means other code to bundle.
+  'package-lock.json',
+  'scripts/build-server.mjs',
+];
 
 function newest(p) {
   if (!existsSync(p)) return 0;
