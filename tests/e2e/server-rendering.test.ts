@@ -255,6 +255,25 @@ describe('before the app is interactive', () => {
    * Each order is forced by holding back scripts, not left to timing: on a loaded machine the
    * lightbox could otherwise be fully up before the tap, which then (rightly) lands on it.
    */
+  /** The dialogs on the page, the lightbox's phase and what is hidden from screen readers. */
+  function dialogState(page: Page) {
+    return page.evaluate(() => ({
+      lightbox:
+        document.querySelector('[data-testid="campaign-lightbox"]')?.getAttribute('data-phase') ??
+        null,
+      dialogs: [...document.querySelectorAll('[role="dialog"]')].map((d) => ({
+        label:
+          d.getAttribute('aria-labelledby') &&
+          document.getElementById(d.getAttribute('aria-labelledby')!)?.textContent,
+        hiddenBy: d.closest('[aria-hidden="true"]')?.outerHTML.slice(0, 80) ?? null,
+        fields: d.querySelectorAll('input').length,
+      })),
+      bodyChildren: [...document.body.children].map(
+        (c) => `${c.tagName}#${c.id} aria-hidden=${c.getAttribute('aria-hidden')}`,
+      ),
+      focus: document.activeElement?.outerHTML.slice(0, 80) ?? null,
+    }));
+  }
   type FirstVisitOrder = 'lightbox after form' | 'together' | 'lightbox before form';
   async function tapPledgeNowOnFirstVisit(order: FirstVisitOrder) {
     const lightboxCode = /\/assets\/campaign-lightbox-[^/]*\.js$/;
@@ -295,7 +314,11 @@ describe('before the app is interactive', () => {
       // Usable now, not once the lightbox closes by itself (30 s).
       await form
         .getByRole('textbox', { name: 'Full Name' })
-        .fill('Quick Tapper', { timeout: 5_000 });
+        .fill('Quick Tapper', { timeout: 5_000 })
+        .catch(async (err: Error) => {
+          // Seen once in a full run, never alone: say what the page looked like.
+          throw new Error(`${err.message}\npage: ${JSON.stringify(await dialogState(page))}`);
+        });
       await form.getByRole('textbox', { name: 'Email Address' }).fill('quick@example.test');
       await form.getByRole('spinbutton', { name: 'Pledge Amount' }).fill('20');
       expect(await form.getByRole('button', { name: 'Submit Pledge' }).isVisible()).toBe(true);

@@ -53,14 +53,18 @@ export function CampaignLightbox({ campaign }: { campaign: Campaign }) {
   const open = phase !== 'closed';
   useEffect(() => {
     if (!open) return;
-    const observer = new MutationObserver(() => {
+    const giveWay = () => {
       if (!anotherDialogIsOpen(content.current)) return;
       setPhase((p) => {
         if (p === 'visible') markLightboxSeen();
         return 'closed';
       });
-    });
+    };
+    const observer = new MutationObserver(giveWay);
     observer.observe(document.body, { childList: true, subtree: true });
+    // A dialog that reached the page after this one's first render but before this effect ran
+    // (both codes arriving together) is no mutation the observer will see: look once now.
+    giveWay();
     return () => observer.disconnect();
   }, [open]);
 
