@@ -11,6 +11,7 @@ import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { openPostgres, pgliteOptions, wrapPglite, type Database } from '../../server/db/client';
 import { adminQuery, databaseUrl } from '../setup/services';
+import { pglitePool } from './pglite-pool';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-password-123';
 export type TestDbKind = 'pglite' | 'postgres';
@@ -61,20 +62,36 @@ function pgliteSources(): { loadDataDir: Blob; fsBundle: Blob } {
 }
 
 /**
+ * The server's own PGlite settings (its shared_buffers; fsync off, as nothing here outlives the
+ * process): ~70 ms less CPU per start than PGlite's defaults.
+ */
+const openPgliteFromTemplate = () => PGlite.create({ ...pgliteSources(), ...pgliteOptions(false) });
+
+/** The test apps' own PGlite databases, reset and used again by the worker's next app. */
+const appDatabases = pglitePool(openPgliteFromTemplate);
+
+/**
  * A fresh, migrated database of the kind this project runs on (TEST_DB). Both are copies of a
  * database the global setup migrated once: PGlite loads a dump of its data folder, PostgreSQL
  * copies a template database (CREATE DATABASE ... TEMPLATE, ~0.1 s instead of ~1 s of
  * migrations). `empty: true` gives an unmigrated PostgreSQL database, for the tests of the start
- * path itself.
+ * path itself. `reuse: true` (the test apps' own databases) may give a PGlite database an earlier
+ * app of this worker used, reset to the template's state (tests/support/pglite-pool.ts).
  */
 export async function createTestDatabase(
   kind: TestDbKind = testDbKind(),
-  opts: { empty?: boolean } = {},
+  opts: { empty?: boolean; reuse?: boolean } = {},
 ) {
+  if (kind === 'pglite' && opts.reuse && !process.env.TEST_FRESH_DATABASES) {
+    const client = await appDatabases.take();
+    return {
+      database: wrapPglite(client, () => appDatabases.give(client)),
+      url: undefined as string | undefined,
+      drop: async () => {},
+    };
+  }
   if (kind === 'pglite') {
-    // The server's own PGlite settings (its shared_buffers; fsync off, as nothing here outlives
-    // the process): ~70 ms less CPU per start than PGlite's defaults.
-    const client = await PGlite.create({ ...pgliteSources(), ...pgliteOptions(false) });
+    const client = await openPgliteFromTemplate();
     return {
       database: wrapPglite(client),
       url: undefined as string | undefined,
@@ -143,7 +160,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     ...opts.env,
   });
   if (opts.now) config.now = opts.now;
-  const own = opts.database ? undefined : await createTestDatabase();
+  const own = opts.database ? undefined : await createTestDatabase(testDbKind(), { reuse: true });
   const database = opts.database ?? own!.database;
   let app: FastifyInstance;
   try {
