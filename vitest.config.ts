@@ -57,7 +57,8 @@ export default defineConfig((env) =>
           extends: true as const,
           test: {
             name: `api-${db}`,
-            include: API_TESTS,
+            // The test harness's own checks (PGlite only): tests/support/*.test.ts.
+            include: db === 'pglite' ? [...API_TESTS, 'tests/support/**/*.test.ts'] : API_TESTS,
             exclude: [
               'server/**/*.unit.test.ts',
               ...SERIAL_TESTS,

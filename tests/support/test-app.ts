@@ -65,7 +65,8 @@ function pgliteSources(): { loadDataDir: Blob; fsBundle: Blob } {
  * The server's own PGlite settings (its shared_buffers; fsync off, as nothing here outlives the
  * process): ~70 ms less CPU per start than PGlite's defaults.
  */
-const openPgliteFromTemplate = () => PGlite.create({ ...pgliteSources(), ...pgliteOptions(false) });
+export const openPgliteFromTemplate = () =>
+  PGlite.create({ ...pgliteSources(), ...pgliteOptions(false) });
 
 /** The test apps' own PGlite databases, reset and used again by the worker's next app. */
 const appDatabases = pglitePool(openPgliteFromTemplate);
