@@ -54,8 +54,17 @@ export default async function setup(project: TestProject) {
   };
 }
 
-/** What this run made for all its projects: the two templates and the shared module cache. */
+/**
+ * What this run made for all its projects: the two templates, the test apps' databases the
+ * workers kept for reuse (named after the template, tests/support/test-app.ts) and the shared
+ * module cache.
+ */
 async function removeRunFiles(pgliteTemplate: string, postgresTemplate: string) {
+  const kept = await adminQuery<{ datname: string }>(
+    `select datname from pg_database where starts_with(datname, '${postgresTemplate}_')`,
+  );
+  for (const { datname } of kept)
+    await adminQuery(`drop database if exists ${datname} with (force)`);
   await adminQuery(`drop database if exists ${postgresTemplate} with (force)`);
   rmSync(pgliteTemplate, { force: true });
   rmSync(MODULE_CACHE_DIR, { recursive: true, force: true });

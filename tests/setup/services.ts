@@ -14,11 +14,11 @@ export function databaseUrl(name: string): string {
 }
 
 /** One statement on the admin connection (CREATE/DROP DATABASE cannot run in a pool's transaction). */
-export async function adminQuery(query: string): Promise<void> {
+export async function adminQuery<T = unknown>(query: string): Promise<T[]> {
   const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
   await admin.connect();
   try {
-    await admin.query(query);
+    return (await admin.query(query)).rows as T[];
   } finally {
     await admin.end();
   }

@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import pg from 'pg';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -11,7 +12,7 @@ import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { openPostgres, pgliteOptions, wrapPglite, type Database } from '../../server/db/client';
 import { adminQuery, databaseUrl } from '../setup/services';
-import { pglitePool } from './pglite-pool';
+import { databasePool, type PoolDriver } from './database-pool';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-password-123';
 export type TestDbKind = 'pglite' | 'postgres';
@@ -68,8 +69,47 @@ function pgliteSources(): { loadDataDir: Blob; fsBundle: Blob } {
 export const openPgliteFromTemplate = () =>
   PGlite.create({ ...pgliteSources(), ...pgliteOptions(false) });
 
+/** How the pool of test databases opens, reaches and closes a PGlite one. */
+export const pgliteDriver: PoolDriver<PGlite> = {
+  open: openPgliteFromTemplate,
+  connect: (client) => Promise.resolve({ sql: client, release: () => Promise.resolve() }),
+  close: (client) => client.close(),
+};
 /** The test apps' own PGlite databases, reset and used again by the worker's next app. */
-const appDatabases = pglitePool(openPgliteFromTemplate);
+const pgliteAppDatabases = databasePool(pgliteDriver);
+
+/**
+ * A copy of the PostgreSQL template under a new name, which starts with the template's: the run's
+ * end drops those a worker kept for reuse (tests/setup/global-setup.ts).
+ */
+async function copyPostgresTemplate(): Promise<string> {
+  const template = inject('postgresTemplate');
+  const name = `${template}_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`create database ${name} template ${template}`);
+  return name;
+}
+const dropPostgres = async (name: string) => {
+  await adminQuery(`drop database if exists ${name} with (force)`);
+};
+
+/** The same for a PostgreSQL database, known by its name. */
+export const postgresDriver: PoolDriver<string> = {
+  open: copyPostgresTemplate,
+  async connect(name) {
+    const client = new pg.Client({ connectionString: databaseUrl(name) });
+    await client.connect();
+    return {
+      sql: {
+        query: async <T>(text: string) => ({ rows: (await client.query(text)).rows as T[] }),
+        exec: (text: string) => client.query(text),
+      },
+      release: () => client.end(),
+    };
+  },
+  close: dropPostgres,
+};
+/** The names of the PostgreSQL databases the worker's earlier apps used. */
+const postgresAppDatabases = databasePool(postgresDriver);
 
 /**
  * A fresh, migrated database of the kind this project runs on (TEST_DB). Both are copies of a
@@ -77,39 +117,34 @@ const appDatabases = pglitePool(openPgliteFromTemplate);
  * copies a template database (CREATE DATABASE ... TEMPLATE, ~0.1 s instead of ~1 s of
  * migrations). `empty: true` gives an unmigrated PostgreSQL database, for the tests of the start
  * path itself. `reuse: true` (the test apps' own databases) may give a PGlite database an earlier
- * app of this worker used, reset to the template's state (tests/support/pglite-pool.ts).
+ * app of this worker used, reset to the template's state (tests/support/database-pool.ts).
  */
 export async function createTestDatabase(
   kind: TestDbKind = testDbKind(),
   opts: { empty?: boolean; reuse?: boolean } = {},
 ) {
-  if (kind === 'pglite' && opts.reuse && !process.env.TEST_FRESH_DATABASES) {
-    const client = await appDatabases.take();
-    return {
-      database: wrapPglite(client, () => appDatabases.give(client)),
-      url: undefined as string | undefined,
-      drop: async () => {},
-    };
-  }
+  const reuse = opts.reuse && !opts.empty && !process.env.TEST_FRESH_DATABASES;
   if (kind === 'pglite') {
-    const client = await openPgliteFromTemplate();
+    const client = reuse ? await pgliteAppDatabases.take() : await openPgliteFromTemplate();
     return {
-      database: wrapPglite(client),
+      database: wrapPglite(client, () =>
+        reuse ? pgliteAppDatabases.give(client) : client.close(),
+      ),
       url: undefined as string | undefined,
       drop: async () => {},
     };
   }
-  const name = `relief_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(
-    opts.empty
-      ? `create database ${name}`
-      : `create database ${name} template ${inject('postgresTemplate')}`,
-  );
+  let name: string;
+  if (reuse) name = await postgresAppDatabases.take();
+  else if (opts.empty) {
+    name = `relief_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+    await adminQuery(`create database ${name}`);
+  } else name = await copyPostgresTemplate();
   const url = databaseUrl(name);
   return {
     database: openPostgres(url),
     url,
-    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
+    drop: () => (reuse ? postgresAppDatabases.give(name) : dropPostgres(name)),
   };
 }
 

@@ -1,14 +1,16 @@
 import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { pglitePool } from './pglite-pool';
-import { openPgliteFromTemplate } from './test-app';
+import { adminQuery, databaseUrl } from '../setup/services';
+import { databasePool } from './database-pool';
+import { pgliteDriver, postgresDriver } from './test-app';
 
 const one = async <T>(client: PGlite, query: string) =>
   (await client.query<{ v: T }>(query)).rows[0]!.v;
 
-describe('the pool of the test apps’ PGlite databases', () => {
-  it('gives a database back as the template left it: rows, sequences, session settings', async () => {
-    const pool = pglitePool(openPgliteFromTemplate);
+describe('the pool of the test apps’ databases', () => {
+  it('gives a PGlite database back as the template left it: rows, sequences, session settings', async () => {
+    const pool = databasePool(pgliteDriver);
     const client = await pool.take();
     const firstReference = await one<string>(client, "select nextval('pledge_reference_seq') as v");
     await client.exec(`
@@ -32,7 +34,7 @@ describe('the pool of the test apps’ PGlite databases', () => {
   });
 
   it('does not reuse a database whose schema a test changed', async () => {
-    const pool = pglitePool(openPgliteFromTemplate);
+    const pool = databasePool(pgliteDriver);
     const client = await pool.take();
     await client.exec('alter table settings add column note text');
     await pool.give(client);
@@ -46,5 +48,31 @@ describe('the pool of the test apps’ PGlite databases', () => {
       ),
     ).toBe(0);
     await fresh.close();
+  });
+
+  it('reuses a PostgreSQL database emptied, and drops one that someone is still connected to', async () => {
+    const pool = databasePool(postgresDriver);
+    const exists = async (name: string) =>
+      (await adminQuery(`select 1 from pg_database where datname = '${name}'`)).length === 1;
+    const name = await pool.take();
+    const client = new pg.Client({ connectionString: databaseUrl(name) });
+    await client.connect();
+    await client.query("insert into settings (key, value) values ('admin_password_hash', 'x')");
+    await client.end();
+    await pool.give(name);
+    expect(await pool.take()).toBe(name);
+
+    const check = new pg.Client({ connectionString: databaseUrl(name) });
+    // The drop below ends its session (WITH (FORCE)): an error event, expected here.
+    check.on('error', () => undefined);
+    await check.connect();
+    expect((await check.query('select count(*)::int as n from settings')).rows[0].n).toBe(0);
+    // Still connected when the database is given back: it is dropped, not handed out again.
+    await pool.give(name);
+    await check.end().catch(() => undefined);
+    expect(await exists(name)).toBe(false);
+    const next = await pool.take();
+    expect(next).not.toBe(name);
+    await postgresDriver.close(next);
   });
 });

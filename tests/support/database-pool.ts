@@ -1,24 +1,37 @@
-import type { PGlite } from '@electric-sql/pglite';
-
 /**
- * The PGlite databases of this worker's test apps, used again from one test file to the next
- * instead of loading the template for every app: loading one costs ~0.7 CPU-seconds, and the API
- * projects start about a hundred apps each; putting one back as the template left it costs a few
- * hundredths (docs/decisions/011-test-suite-speed.md).
+ * The databases of this worker's test apps, used again from one test file to the next instead of
+ * making a new copy of the template for every app. Loading a PGlite database costs ~0.7
+ * CPU-seconds, copying a PostgreSQL one and dropping it after ~0.2 s, and the API projects start
+ * about a hundred apps each; putting one back as the template left it costs a few hundredths
+ * (docs/decisions/011-test-suite-speed.md).
  *
  * Put back means: no transaction or session state (DISCARD ALL), every table emptied, the
  * template's rows put back (the totals row and the progress row the migrations insert), the
  * sequences (payment references) restarted and the statistics counters zeroed. A database whose
- * schema a test changed (its catalog no longer matches the template's) is closed, not reused.
- * Only the apps' own databases come from here; a test that opens a database itself
- * (createTestDatabase) still gets a fresh one.
+ * schema a test changed (its catalog no longer matches the template's), or that someone else is
+ * still connected to, is closed (dropped), not reused. Only the apps' own databases come from
+ * here; a test that opens a database itself (createTestDatabase) still gets a fresh one.
  */
-export interface PglitePool {
-  take(): Promise<PGlite>;
+export interface DatabasePool<D> {
+  take(): Promise<D>;
   /** Resets and keeps the database, or closes it if it cannot be reset to the template. */
-  give(client: PGlite): Promise<void>;
+  give(database: D): Promise<void>;
 }
 
+/** What the pool needs of a connection: PGlite has both; a pg.Client is adapted. */
+export interface Sql {
+  query<T>(text: string): Promise<{ rows: T[] }>;
+  exec(text: string): Promise<unknown>;
+}
+
+export interface PoolDriver<D> {
+  /** A new copy of the template. */
+  open(): Promise<D>;
+  /** A connection to the database, and how to let go of it. */
+  connect(database: D): Promise<{ sql: Sql; release(): Promise<void> }>;
+  /** Closes (drops) a database the pool does not keep. */
+  close(database: D): Promise<void>;
+}
 /** Idle databases kept per worker: a file starts at most a few apps at a time. */
 const MAX_IDLE = 2;
 
@@ -59,7 +72,7 @@ interface Template {
   reset: string;
 }
 
-async function fingerprint(client: PGlite): Promise<string> {
+async function fingerprint(client: Sql): Promise<string> {
   const res = await client.query<{ fingerprint: string }>(CATALOG_FINGERPRINT);
   return res.rows[0]!.fingerprint;
 }
@@ -67,7 +80,7 @@ async function fingerprint(client: PGlite): Promise<string> {
 const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 /** What "as the template left it" is, read from a database just loaded from the template. */
-async function readTemplate(client: PGlite): Promise<Template> {
+async function readTemplate(client: Sql): Promise<Template> {
   const tables = (
     await client.query<{ name: string }>(
       `select format('%I.%I', schemaname, tablename) as name from pg_tables
@@ -94,35 +107,51 @@ async function readTemplate(client: PGlite): Promise<Template> {
   return { fingerprint: await fingerprint(client), reset: statements.join(';\n') };
 }
 
-export function pglitePool(open: () => Promise<PGlite>): PglitePool {
-  const idle: PGlite[] = [];
+export function databasePool<D>(driver: PoolDriver<D>): DatabasePool<D> {
+  const idle: D[] = [];
   let template: Promise<Template> | undefined;
 
   return {
     async take() {
       const reused = idle.pop();
-      if (reused) return reused;
-      const client = await open();
-      template ??= readTemplate(client);
+      if (reused !== undefined) return reused;
+      const database = await driver.open();
+      if (!template) {
+        const { sql, release } = await driver.connect(database);
+        template = readTemplate(sql).finally(release);
+      }
       await template;
-      return client;
+      return database;
     },
-    async give(client) {
-      if (client.closed) return;
+    async give(database) {
+      let reusable = false;
       try {
         const expected = await template!;
-        if (idle.length >= MAX_IDLE) throw new Error('enough idle databases');
-        // A transaction a test left open (a no-op otherwise), then the session's state: settings,
-        // prepared statements, temporary tables, LISTENs, advisory locks. DISCARD ALL must run on
-        // its own, outside the reset's implicit transaction.
-        await client.exec('rollback');
-        await client.exec('discard all');
-        if ((await fingerprint(client)) !== expected.fingerprint) throw new Error('schema changed');
-        await client.exec(expected.reset);
-        idle.push(client);
+        if (idle.length < MAX_IDLE) {
+          const { sql, release } = await driver.connect(database);
+          try {
+            // A transaction a test left open (a no-op otherwise), then the session's state:
+            // settings, prepared statements, temporary tables, LISTENs, advisory locks. DISCARD ALL
+            // must run on its own, outside the reset's implicit transaction.
+            await sql.exec('rollback');
+            await sql.exec('discard all');
+            const others = await sql.query<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity
+               where datname = current_database() and pid <> pg_backend_pid()`,
+            );
+            if (others.rows[0]!.n === 0 && (await fingerprint(sql)) === expected.fingerprint) {
+              await sql.exec(expected.reset);
+              reusable = true;
+            }
+          } finally {
+            await release();
+          }
+        }
       } catch {
-        await client.close();
+        reusable = false;
       }
+      if (reusable) idle.push(database);
+      else await driver.close(database);
     },
   };
 }
