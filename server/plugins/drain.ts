@@ -33,9 +33,21 @@ export function registerDrain(app: FastifyInstance) {
   let onIdle: (() => void) | undefined;
   const drainListeners: (() => void)[] = [];
   const counted = new WeakSet<FastifyRequest>();
+  /**
+   * Counted requests per connection. A client may pipeline: a request can be accepted while an
+   * earlier one on its connection is still being answered. Node closes a connection after a
+   * response that says "Connection: close", so only the connection's last accepted request may
+   * say it; an earlier one saying it would drop the answer of a request already processed (a
+   * pledge stored whose client never hears of it, seen once in R7 under load).
+   */
+  const perConnection = new WeakMap<object, number>();
+  // (An injected request, app.inject, may have no socket: it is its own connection.)
+  const connectionOf = (request: FastifyRequest): object => request.raw.socket ?? request;
 
   const done = (request: FastifyRequest) => {
     if (!counted.delete(request)) return;
+    const connection = connectionOf(request);
+    perConnection.set(connection, (perConnection.get(connection) ?? 1) - 1);
     inFlight -= 1;
     if (inFlight === 0) onIdle?.();
   };
@@ -51,11 +63,14 @@ export function registerDrain(app: FastifyInstance) {
       return;
     }
     counted.add(request);
+    const connection = connectionOf(request);
+    perConnection.set(connection, (perConnection.get(connection) ?? 0) + 1);
     inFlight += 1;
     next();
   });
-  app.addHook('onSend', (_request, reply, payload, next) => {
-    if (draining) reply.header('connection', 'close');
+  app.addHook('onSend', (request, reply, payload, next) => {
+    if (draining && (perConnection.get(connectionOf(request)) ?? 0) <= 1)
+      reply.header('connection', 'close');
     next(null, payload);
   });
   app.addHook('onResponse', (request, _reply, next) => {

@@ -105,9 +105,16 @@ describe('R7 graceful shutdown', () => {
     agent.destroy();
     const uploaded = await Promise.all(uploads);
     await socketClosed;
+    // Usually the server knows of the SIGTERM when the pipelined request arrives: it answers the
+    // upload, says "Connection: close", and leaves the request unprocessed. On a loaded machine
+    // the signal can reach its event loop later than the request: the request was accepted, so it
+    // is processed and answered too, and only its answer closes the connection. Either way, the
+    // pipelined pledge is stored if and only if it was answered (checked after the restart).
     const pipedStatuses = [...raw.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]));
-    expect(pipedStatuses, raw.slice(0, 500)).toEqual([200]);
-    expect(raw).toMatch(/\r\nconnection: close\r\n/i);
+    const lateAnswered = pipedStatuses.length === 2;
+    expect(pipedStatuses, raw.slice(0, 500)).toEqual(lateAnswered ? [200, 201] : [200]);
+    expect(raw.match(/\r\nconnection: close\r\n/gi), raw.slice(0, 1000)).toHaveLength(1);
+    expect(raw.slice(raw.lastIndexOf('HTTP/1.1 '))).toMatch(/\r\nconnection: close\r\n/i);
 
     expect(exit, server.output().slice(-2000)).toEqual({ code: 0, signal: null });
     // In flight at SIGTERM: finished, not cut.
@@ -158,13 +165,13 @@ describe('R7 graceful shutdown', () => {
       for (const c of created) expect(ids.has(c.id), c.name).toBe(true);
       const names = new Set(rows.map((r) => r.name));
       for (const o of outcomes) if (!o.answer) expect(names.has(o.name), o.name).toBe(false);
-      expect(names.has('Pipelined late')).toBe(false);
+      expect(names.has('Pipelined late')).toBe(lateAnswered);
       for (const u of [...urls, piped]) {
         expect((await request(again.baseUrl, 'GET', u.pathname)).status).toBe(200);
       }
       console.log(
         `R7 ${target.kind}: ${created.length} pledges acknowledged before/while closing, all kept; ` +
-          `outcomes ${JSON.stringify(Object.fromEntries(statuses))}; 3 uploads in flight finished, a request pipelined after SIGTERM was told Connection: close and not processed; exit 0`,
+          `outcomes ${JSON.stringify(Object.fromEntries(statuses))}; 3 uploads in flight finished, a request pipelined after SIGTERM was ${lateAnswered ? 'accepted before the signal was handled: processed, answered 201 with Connection: close' : 'told Connection: close and not processed'}; exit 0`,
       );
     } finally {
       await again.kill('SIGTERM');
