@@ -2,7 +2,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-// @ts-expect-error plain ESM helper shared with `npm start`
 import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
 import { measureHome, type HomeResult } from './lib/home';
 import { getJson, rawRequest, type RawResponse } from './lib/http';
@@ -479,7 +478,7 @@ function liveTargets(live: LiveResult): Target[] {
 
 async function main() {
   const started = Date.now();
-  if (!(await (buildIfNeeded as (log?: (s: string) => void) => Promise<boolean>)(log))) {
+  if (!(await buildIfNeeded(log))) {
     throw new Error('npm run build failed');
   }
   mkdirSync(RESULTS_DIR, { recursive: true });

@@ -6,7 +6,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-// @ts-expect-error plain ESM helper shared with `npm start`
 import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
 import { readModelLoader } from '../server/read-model-loader';
 import { CampaignSnapshot } from '../server/read-model/snapshot';
@@ -221,8 +220,7 @@ async function scaleOf(kind: 'pglite' | 'postgres') {
 }
 
 async function main() {
-  if (!(await (buildIfNeeded as (log?: (s: string) => void) => Promise<boolean>)(log)))
-    throw new Error('build failed');
+  if (!(await buildIfNeeded(log))) throw new Error('build failed');
   mkdirSync(RESULTS_DIR, { recursive: true });
   const results: Record<string, Awaited<ReturnType<typeof scaleOf>>> = {};
   for (const kind of ['pglite', 'postgres'] as const) results[kind] = await scaleOf(kind);

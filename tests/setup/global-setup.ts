@@ -10,7 +10,6 @@ import { pgliteOptions, wrapPglite, type Db } from '../../server/db/client';
 import { runMigrations } from '../../server/db/migrate';
 import { MODULE_CACHE_DIR } from './module-cache';
 import { adminQuery, databaseUrl, ensureChromium, ensurePostgres } from './services';
-// @ts-expect-error plain ESM helper shared with `npm start`
 import { buildIfNeeded } from '../../scripts/build-if-needed.mjs';
 
 declare module 'vitest' {
@@ -55,9 +54,9 @@ export default async function setup(project: TestProject) {
 }
 
 /**
- * What this run made for all its projects: the two templates, the test apps' databases the
- * workers kept for reuse (named after the template, tests/support/test-app.ts) and the shared
- * module cache.
+ * What this run made for all its projects: the two templates, the test databases still there
+ * (those the workers kept for reuse; named after the template, tests/support/test-app.ts) and the
+ * shared module cache.
  */
 async function removeRunFiles(pgliteTemplate: string, postgresTemplate: string) {
   const kept = await adminQuery<{ datname: string }>(
@@ -76,7 +75,7 @@ async function prepare() {
   // The build (child processes) and the templates (PGlite runs in this process) at the same time:
   // on a clean clone, 0.3-1.4 s sooner to the first test than one after the other.
   const [built, pgliteTemplate, postgresTemplate] = await Promise.all([
-    (buildIfNeeded as () => Promise<boolean>)(),
+    buildIfNeeded(),
     preparePglite(),
     preparePostgres(),
   ]);

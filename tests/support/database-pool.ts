@@ -107,9 +107,37 @@ async function readTemplate(client: Sql): Promise<Template> {
   return { fingerprint: await fingerprint(client), reset: statements.join(';\n') };
 }
 
+/**
+ * Puts a database back as the template left it; false (and nothing reset) if it cannot be: someone
+ * is still connected to it, or its schema is no longer the template's.
+ */
+async function resetToTemplate(sql: Sql, expected: Template): Promise<boolean> {
+  // A transaction a test left open (a no-op otherwise), then the session's state: settings,
+  // prepared statements, temporary tables, LISTENs, advisory locks. DISCARD ALL must run on its
+  // own, outside the reset's implicit transaction.
+  await sql.exec('rollback');
+  await sql.exec('discard all');
+  const others = await sql.query<{ n: number }>(
+    `select count(*)::int as n from pg_stat_activity
+     where datname = current_database() and pid <> pg_backend_pid()`,
+  );
+  if (others.rows[0]!.n > 0 || (await fingerprint(sql)) !== expected.fingerprint) return false;
+  await sql.exec(expected.reset);
+  return true;
+}
+
 export function databasePool<D>(driver: PoolDriver<D>): DatabasePool<D> {
   const idle: D[] = [];
   let template: Promise<Template> | undefined;
+
+  const reset = async (database: D): Promise<boolean> => {
+    const { sql, release } = await driver.connect(database);
+    try {
+      return await resetToTemplate(sql, await template!);
+    } finally {
+      await release();
+    }
+  };
 
   return {
     async take() {
@@ -124,33 +152,8 @@ export function databasePool<D>(driver: PoolDriver<D>): DatabasePool<D> {
       return database;
     },
     async give(database) {
-      let reusable = false;
-      try {
-        const expected = await template!;
-        if (idle.length < MAX_IDLE) {
-          const { sql, release } = await driver.connect(database);
-          try {
-            // A transaction a test left open (a no-op otherwise), then the session's state:
-            // settings, prepared statements, temporary tables, LISTENs, advisory locks. DISCARD ALL
-            // must run on its own, outside the reset's implicit transaction.
-            await sql.exec('rollback');
-            await sql.exec('discard all');
-            const others = await sql.query<{ n: number }>(
-              `select count(*)::int as n from pg_stat_activity
-               where datname = current_database() and pid <> pg_backend_pid()`,
-            );
-            if (others.rows[0]!.n === 0 && (await fingerprint(sql)) === expected.fingerprint) {
-              await sql.exec(expected.reset);
-              reusable = true;
-            }
-          } finally {
-            await release();
-          }
-        }
-      } catch {
-        reusable = false;
-      }
-      if (reusable) idle.push(database);
+      const kept = idle.length < MAX_IDLE && (await reset(database).catch(() => false));
+      if (kept) idle.push(database);
       else await driver.close(database);
     },
   };

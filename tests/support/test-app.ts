@@ -79,13 +79,14 @@ export const pgliteDriver: PoolDriver<PGlite> = {
 const pgliteAppDatabases = databasePool(pgliteDriver);
 
 /**
- * A copy of the PostgreSQL template under a new name, which starts with the template's: the run's
- * end drops those a worker kept for reuse (tests/setup/global-setup.ts).
+ * A new PostgreSQL database's name starts with the template's: the run's end drops those still
+ * there, such as the ones a worker kept for reuse (tests/setup/global-setup.ts).
  */
+const newDatabaseName = () =>
+  `${inject('postgresTemplate')}_${Date.now()}_${randomBytes(4).toString('hex')}`;
 async function copyPostgresTemplate(): Promise<string> {
-  const template = inject('postgresTemplate');
-  const name = `${template}_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(`create database ${name} template ${template}`);
+  const name = newDatabaseName();
+  await adminQuery(`create database ${name} template ${inject('postgresTemplate')}`);
   return name;
 }
 const dropPostgres = async (name: string) => {
@@ -137,7 +138,7 @@ export async function createTestDatabase(
   let name: string;
   if (reuse) name = await postgresAppDatabases.take();
   else if (opts.empty) {
-    name = `relief_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+    name = newDatabaseName();
     await adminQuery(`create database ${name}`);
   } else name = await copyPostgresTemplate();
   const url = databaseUrl(name);
