@@ -11,6 +11,7 @@ import { runMigrations } from '../../server/db/migrate';
 import { MODULE_CACHE_DIR } from './module-cache';
 import { adminQuery, databaseUrl, ensureChromium, ensurePostgres } from './services';
 import { buildIfNeeded } from '../../scripts/build-if-needed.mjs';
+import { templateAdminPasswordHash } from '../support/admin-password';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -86,11 +87,18 @@ async function prepare() {
   return { pgliteTemplate, postgresTemplate };
 }
 
+/**
+ * The templates hold the test admin password's hash, at a cheaper scrypt cost than the app's
+ * (tests/support/admin-password.ts): every app start and login of the run checks that one.
+ */
+const STORE_ADMIN_HASH = `insert into settings (key, value) values ('admin_password_hash', $1)`;
+
 async function preparePglite(): Promise<string> {
   // Opened as the server opens its PGlite, so that the migrations make the same database as in
   // production (pg_trgm's search indexes included).
   const pg = await PGlite.create(pgliteOptions(false));
   await runMigrations(wrapPglite(pg));
+  await pg.query(STORE_ADMIN_HASH, [await templateAdminPasswordHash()]);
   const dump = await pg.dumpDataDir('none');
   await pg.close();
   const file = path.join(os.tmpdir(), `relief-pglite-template-${process.pid}.tar`);
@@ -117,6 +125,7 @@ async function preparePostgres(): Promise<string> {
       db: drizzle(pool) as unknown as Db,
       close: () => pool.end(),
     });
+    await pool.query(STORE_ADMIN_HASH, [await templateAdminPasswordHash()]);
   } finally {
     await pool.end();
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { samplePng } from '../fixtures';
 import { request } from './http';
-import { TEST_ADMIN_PASSWORD } from './test-app';
+import { TEST_ADMIN_PASSWORD } from './admin-password';
 
 /**
  * The app's HTTP API as the tests drive it, for an in-process app (anything with a baseUrl) and

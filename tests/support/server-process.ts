@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import { TEST_ADMIN_PASSWORD } from './test-app';
+import { TEST_ADMIN_PASSWORD } from './admin-password';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SERVER_SCRIPT = path.join(ROOT, 'dist/server.js');

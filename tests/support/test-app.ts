@@ -12,9 +12,10 @@ import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { openPostgres, pgliteOptions, wrapPglite, type Database } from '../../server/db/client';
 import { adminQuery, databaseUrl } from '../setup/services';
+import { TEST_ADMIN_PASSWORD } from './admin-password';
 import { databasePool, type PoolDriver } from './database-pool';
 
-export const TEST_ADMIN_PASSWORD = 'test-admin-password-123';
+export { TEST_ADMIN_PASSWORD };
 export type TestDbKind = 'pglite' | 'postgres';
 export const testDbKind = (): TestDbKind =>
   process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
@@ -185,6 +186,11 @@ export interface TestAppOptions {
   database?: Database;
   dataDir?: string;
   logger?: boolean | object;
+  /**
+   * The admin password hashed at the app's own scrypt cost, not the templates' cheaper one
+   * (tests/support/admin-password.ts): for the tests that bound the password work.
+   */
+  productionPasswordHash?: boolean;
 }
 
 /** The real app on a real database, listening on a free port of 127.0.0.1. */
@@ -201,6 +207,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const database = opts.database ?? own!.database;
   let app: FastifyInstance;
   try {
+    // No stored hash: the start hashes ADMIN_PASSWORD as a first start does.
+    if (opts.productionPasswordHash)
+      await database.db.execute(sql`delete from settings where key = 'admin_password_hash'`);
     app = await buildApp({ config, database, logger: opts.logger ?? false });
   } catch (err) {
     // A start that fails (a test of the start-up checks) leaves no database behind.

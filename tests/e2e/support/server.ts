@@ -1,8 +1,10 @@
 import { rmSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
+import { TEST_ADMIN_PASSWORD } from '../../support/admin-password';
 import { preparedDataDir, spawnServer } from '../../support/server-process';
 
-export const E2E_ADMIN_PASSWORD = 'e2e-admin-password-123';
+/** The template databases' admin password, so a start keeps their stored hash. */
+export const E2E_ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
 
 export interface RunningServer {
   baseUrl: string;
