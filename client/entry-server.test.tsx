@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { act } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
