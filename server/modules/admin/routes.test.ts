@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,6 @@ import {
 } from '../../../tests/support/test-app';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
-import { eq } from 'drizzle-orm';
 import { settings } from '../../db/schema';
 
 const HOUR = 3600_000;
