@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { build } from 'esbuild';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +28,58 @@ function packagesLoadedAtStart(entry: string): Set<string> {
   return packages;
 }
 
+/** `@scope/name/sub/path` -> `@scope/name`, `name/sub` -> `name`. */
+const packageOf = (spec: string) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/**
+ * Every package that a server-side file of the build imports, statically or on first use: the
+ * server, the backup command, their chunks and the page renderer (dist/ssr), not dist/client (the
+ * browser's). esbuild parses each file once (every import left external, so nothing is bundled
+ * twice), and an `import` in a comment or a string does not count. Only import statements and
+ * `import()`: the bundled pg's `require('pg-native')` is its optional native driver, tried inside
+ * a try/catch and never installed.
+ */
+async function packagesTheBuildImports(): Promise<Set<string>> {
+  const dist = path.dirname(SERVER_SCRIPT);
+  const files = readdirSync(dist, { recursive: true, withFileTypes: true })
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => file.endsWith('.js') && !file.startsWith(path.join(dist, 'client')));
+  const { metafile } = await build({
+    entryPoints: files,
+    bundle: true,
+    write: false,
+    outdir: path.join(dist, 'analysed'),
+    platform: 'node',
+    format: 'esm',
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'every-import-external',
+        setup(b) {
+          b.onResolve({ filter: /.*/ }, (args) =>
+            args.kind === 'entry-point' ? undefined : { path: args.path, external: true },
+          );
+        },
+      },
+    ],
+  });
+  const packages = new Set<string>();
+  for (const input of Object.values(metafile.inputs))
+    for (const { path: spec, kind } of input.imports)
+      if (
+        (kind === 'import-statement' || kind === 'dynamic-import') &&
+        !spec.startsWith('.') &&
+        !isBuiltin(spec)
+      )
+        packages.add(packageOf(spec));
+  return packages;
+}
+
 describe('the server bundle (dist/server.js)', () => {
   it('bundles the packages every start needs, and loads sharp, nodemailer and the S3 client only when they are used', () => {
     const atStart = [...packagesLoadedAtStart(SERVER_SCRIPT)];
@@ -41,5 +94,15 @@ describe('the server bundle (dist/server.js)', () => {
     // until an upload, a share image, an e-mail over SMTP or object storage.
     const lazy = atStart.filter((p) => /^(sharp|nodemailer|@aws-sdk\/)/.test(p));
     expect(lazy).toEqual([]);
+  });
+
+  it("imports from node_modules exactly package.json's dependencies, all the image installs", async () => {
+    // The image runs `npm ci --omit=dev`: a package the build imports but lists only among the
+    // devDependencies would be missing there, on the first e-mail or upload that needs it. And a
+    // dependency nothing imports would only make the image bigger.
+    const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect([...(await packagesTheBuildImports())].sort()).toEqual(Object.keys(dependencies).sort());
   });
 });
