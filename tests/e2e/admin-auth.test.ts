@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { adminCookie, screenshot } from './support/admin-api';
 import { dialog, header, waitForToast } from './support/admin-ui';
 import { seriousA11yViolations, useSite } from './support/browser';
-import { E2E_ADMIN_PASSWORD, type RunningServer } from './support/server';
+import { TEST_ADMIN_PASSWORD } from '../support/admin-password';
+import type { RunningServer } from './support/server';
 
 /** Sign-in, the header's admin controls, an expired session and logout, in Chromium. */
 let server: RunningServer;
@@ -61,7 +62,7 @@ describe('admin sign-in', () => {
   });
 
   it('signs in with the right password and shows the dashboard and header controls', async () => {
-    await submitPassword(E2E_ADMIN_PASSWORD);
+    await submitPassword(TEST_ADMIN_PASSWORD);
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
     expect(await dialog(page, 'Admin Access').count()).toBe(0);
     const main = page.getByRole('main');
@@ -104,7 +105,7 @@ describe('admin sign-in', () => {
   });
 
   it('logs out from the dashboard: back on the home, logged out on the server too', async () => {
-    await submitPassword(E2E_ADMIN_PASSWORD);
+    await submitPassword(TEST_ADMIN_PASSWORD);
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
     await page.getByRole('main').getByRole('button', { name: 'Logout', exact: true }).click();
     await header(page).getByRole('button', { name: 'Admin login' }).waitFor();
@@ -115,7 +116,7 @@ describe('admin sign-in', () => {
 
   it('logs in from the home icon and stays on the home with admin controls on', async () => {
     await header(page).getByRole('button', { name: 'Admin login' }).click();
-    await submitPassword(E2E_ADMIN_PASSWORD);
+    await submitPassword(TEST_ADMIN_PASSWORD);
     const toggle = header(page).getByRole('button', { name: 'Admin controls' });
     await toggle.waitFor();
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
@@ -135,7 +136,7 @@ describe('admin sign-in', () => {
     // Another device's session, made through the API.
     const other = await adminCookie(server.baseUrl);
     await page.goto(`${server.baseUrl}/admin`);
-    await submitPassword(E2E_ADMIN_PASSWORD);
+    await submitPassword(TEST_ADMIN_PASSWORD);
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
     await page.getByRole('main').getByRole('button', { name: 'Sign out all sessions' }).click();
     const ask = dialog(page, 'Sign out all sessions?');

@@ -150,6 +150,11 @@ export async function createTestDatabase(
   };
 }
 
+/** A database as a first start finds it: no admin password stored yet (the templates hold one). */
+export async function forgetStoredAdminPassword(database: Database): Promise<void> {
+  await database.db.execute(sql`delete from settings where key = 'admin_password_hash'`);
+}
+
 /** The admin search's trigram (GIN) indexes on the pledges, as pg_indexes lists them. */
 export async function trigramIndexes(
   database: Database,
@@ -208,8 +213,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   let app: FastifyInstance;
   try {
     // No stored hash: the start hashes ADMIN_PASSWORD as a first start does.
-    if (opts.productionPasswordHash)
-      await database.db.execute(sql`delete from settings where key = 'admin_password_hash'`);
+    if (opts.productionPasswordHash) await forgetStoredAdminPassword(database);
     app = await buildApp({ config, database, logger: opts.logger ?? false });
   } catch (err) {
     // A start that fails (a test of the start-up checks) leaves no database behind.

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { uploadImage } from '../../../tests/support/api';
 import {
   createTestDatabase,
+  forgetStoredAdminPassword,
   startTestApp,
   TEST_ADMIN_PASSWORD,
   type TestApp,
@@ -224,8 +224,7 @@ describe('generated admin password (no ADMIN_PASSWORD)', () => {
       await database.close();
       await drop();
     });
-    // A first start's database: no password stored yet (the templates hold the test one's hash).
-    await database.db.delete(settings).where(eq(settings.key, 'admin_password_hash'));
+    await forgetStoredAdminPassword(database);
     // A folder of its own: the two database projects run this file at the same time.
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'relief-admin-generated-'));
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import * as api from '../../support/api';
-import { E2E_ADMIN_PASSWORD } from './server';
+import { TEST_ADMIN_PASSWORD } from '../../support/admin-password';
 
 /** Data set-up for the admin end-to-end tests, through the real HTTP API. */
 
@@ -19,7 +19,7 @@ export const createPledge = (baseUrl: string, pledge: PledgeSeed) =>
   api.createPledge(baseUrl, { ...pledge });
 
 /** A session cookie ("name=value") for API set-up calls. */
-export const adminCookie = (baseUrl: string) => api.login(baseUrl, E2E_ADMIN_PASSWORD);
+export const adminCookie = (baseUrl: string) => api.login(baseUrl, TEST_ADMIN_PASSWORD);
 
 /** Uploads the sample PNG and posts a delivery update, as an admin would. */
 export const createUpdate = api.createUpdate;

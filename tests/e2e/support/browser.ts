@@ -2,7 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from '../../setup/services';
 import { afterAll, beforeAll } from 'vitest';
-import { E2E_ADMIN_PASSWORD, startServer, type RunningServer } from './server';
+import { TEST_ADMIN_PASSWORD } from '../../support/admin-password';
+import { startServer, type RunningServer } from './server';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -76,7 +77,7 @@ export async function seriousA11yViolations(page: Page) {
 }
 
 /** Logs in through the real UI: the header's "Admin login" icon and the Admin Access dialog. */
-export async function loginThroughUi(page: Page, baseUrl: string, password = E2E_ADMIN_PASSWORD) {
+export async function loginThroughUi(page: Page, baseUrl: string, password = TEST_ADMIN_PASSWORD) {
   await page.goto(`${baseUrl}/admin`);
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel(/password/i).fill(password);

@@ -3,9 +3,6 @@ import type { ChildProcess } from 'node:child_process';
 import { TEST_ADMIN_PASSWORD } from '../../support/admin-password';
 import { preparedDataDir, spawnServer } from '../../support/server-process';
 
-/** The template databases' admin password, so a start keeps their stored hash. */
-export const E2E_ADMIN_PASSWORD = TEST_ADMIN_PASSWORD;
-
 export interface RunningServer {
   baseUrl: string;
   dataDir: string;
@@ -23,7 +20,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const server = await spawnServer({
     dataDir,
     env: {
-      ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
       RATE_LIMIT_LOGIN_PER_MINUTE: '0',
       ...env,
     },
