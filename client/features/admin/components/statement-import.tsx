@@ -1,18 +1,10 @@
 import { useEffect, useState, type ChangeEvent } from 'react';
-import { CURRENCIES } from '@shared/constants';
-import { formatMoney } from '@shared/format';
 import {
   STATEMENT_MAX_BYTES,
-  type MatchConfidence,
-  type ReviewLine,
   type StatementImportResult,
-  type StatementMapping,
+  type StatementMapping as Mapping0,
   type StatementPreview,
 } from '@shared/schemas/statement';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { Label } from '../../../components/ui/label';
 import { errorMessage } from '../../../lib/api-client';
 import {
   importStatement,
@@ -20,29 +12,9 @@ import {
   previewStatement,
   useConfirmStatementLines,
 } from '../api';
-
-type Mapping = Partial<StatementMapping>;
-
-const FIELDS: { key: keyof Mapping; label: string; optional?: boolean }[] = [
-  { key: 'date', label: 'Date' },
-  { key: 'amount', label: 'Amount (signed, one column)', optional: true },
-  { key: 'credit', label: 'Credit / money in (if no amount column)', optional: true },
-  { key: 'currency', label: 'Currency column', optional: true },
-  { key: 'description', label: 'Description / reference' },
-  { key: 'payer', label: 'Payer name', optional: true },
-];
-
-const CONFIDENCE: Record<
-  MatchConfidence,
-  { label: string; variant: 'default' | 'secondary' | 'outline' }
-> = {
-  certain: { label: 'Certain', variant: 'default' },
-  likely: { label: 'Likely', variant: 'secondary' },
-  unmatched: { label: 'Unmatched', variant: 'outline' },
-};
-
-const select =
-  'h-10 w-full rounded-lg border border-ink-300 bg-white px-3 text-sm text-ink-900 focus-visible:border-brand-700 focus-visible:ring-3 focus-visible:ring-sun-400 focus-visible:outline-none';
+import { Label } from '../../../components/ui/label';
+import { StatementMapping, type Mapping } from './statement-mapping';
+import { preTicked, StatementReview } from './statement-review';
 
 function toBase64(buffer: ArrayBuffer): string {
   const bytes = new Uint8Array(buffer);
@@ -119,7 +91,7 @@ export function StatementImport() {
     setBusy(true);
     setError(null);
     try {
-      const r = await importStatement(file.name, file.content, mapping as StatementMapping);
+      const r = await importStatement(file.name, file.content, mapping as Mapping0);
       setResult(r);
       setTicked(new Set(r.lines.filter(preTicked).map((l) => l.id)));
     } catch (err) {
@@ -139,9 +111,6 @@ export function StatementImport() {
         setResult({ ...result, lines: result.lines.filter((l) => !ticked.has(l.id)) }),
     });
   }
-
-  const set = (key: keyof Mapping, value: string) =>
-    setMapping((m) => ({ ...m, [key]: value || undefined }));
 
   return (
     <section aria-labelledby="import-heading" className="grid gap-5">
@@ -172,185 +141,24 @@ export function StatementImport() {
       ) : null}
 
       {preview ? (
-        <Card className="grid gap-4 p-4">
-          <h3 className="font-bold text-ink-900">Columns</h3>
-          <p className="text-sm text-ink-700">
-            {preview.headers.length} columns, {preview.encoding}, separated by{' '}
-            {preview.delimiter === '\t' ? 'tabs' : `"${preview.delimiter}"`}. The mapping is
-            remembered for the next statement.
-          </p>
-          <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-            {FIELDS.map((f) => (
-              <div key={f.key} className="grid gap-1">
-                <Label htmlFor={`map-${f.key}`}>{f.label}</Label>
-                <select
-                  id={`map-${f.key}`}
-                  className={select}
-                  value={(mapping[f.key] as string | undefined) ?? ''}
-                  onChange={(e) => set(f.key, e.target.value)}
-                >
-                  <option value="">{f.optional ? '(none)' : 'Choose a column'}</option>
-                  {preview.headers.map((h) => (
-                    <option key={h} value={h}>
-                      {h}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            ))}
-            <div className="grid gap-1">
-              <Label htmlFor="map-fixed-currency">Currency of the whole statement</Label>
-              <select
-                id="map-fixed-currency"
-                className={select}
-                value={mapping.fixedCurrency ?? ''}
-                onChange={(e) => set('fixedCurrency', e.target.value)}
-              >
-                <option value="">(from the currency column)</option>
-                {CURRENCIES.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="grid gap-1">
-              <Label htmlFor="map-date-order">Date order</Label>
-              <select
-                id="map-date-order"
-                className={select}
-                value={mapping.dateOrder ?? 'DMY'}
-                onChange={(e) => set('dateOrder', e.target.value)}
-              >
-                <option value="DMY">Day first (31/01/2025)</option>
-                <option value="MDY">Month first (01/31/2025)</option>
-                <option value="YMD">Year first (2025-01-31)</option>
-              </select>
-            </div>
-          </div>
-          <div>
-            <Button onClick={() => void runImport()} disabled={busy}>
-              {busy ? 'Importing...' : 'Import and review'}
-            </Button>
-          </div>
-        </Card>
+        <StatementMapping
+          preview={preview}
+          mapping={mapping}
+          onChange={setMapping}
+          busy={busy}
+          onImport={() => void runImport()}
+        />
       ) : null}
 
       {result ? (
-        <Card className="grid gap-3 p-4">
-          <h3 className="font-bold text-ink-900">Review matches</h3>
-          <p className="text-sm text-ink-700" aria-live="polite">
-            {result.credits} incoming transfer(s): {result.newLines} new, {result.alreadyImported}{' '}
-            imported before. Lines that match nothing stay here for later.
-          </p>
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[900px] text-left text-sm">
-              <caption className="sr-only">Statement lines and proposed pledges</caption>
-              <thead className="bg-ink-50 text-ink-700">
-                <tr>
-                  {[
-                    'Confirm',
-                    'Date',
-                    'Amount',
-                    'Payer / description',
-                    'Proposed pledge',
-                    'Match',
-                  ].map((h) => (
-                    <th key={h} scope="col" className="px-3 py-2 font-semibold">
-                      {h}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {result.lines.length === 0 ? (
-                  <tr className="border-t border-ink-100">
-                    <td colSpan={6} className="px-3 py-6 text-center text-ink-600">
-                      Every line is matched.
-                    </td>
-                  </tr>
-                ) : (
-                  result.lines.map((l) => (
-                    <ReviewRow
-                      key={l.id}
-                      line={l}
-                      checked={ticked.has(l.id)}
-                      onToggle={(on) =>
-                        setTicked((s) => {
-                          const next = new Set(s);
-                          if (on) next.add(l.id);
-                          else next.delete(l.id);
-                          return next;
-                        })
-                      }
-                    />
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
-          <div>
-            <Button onClick={confirmTicked} disabled={ticked.size === 0 || confirm.isPending}>
-              {confirm.isPending ? 'Confirming...' : `Confirm selected (${ticked.size})`}
-            </Button>
-          </div>
-        </Card>
+        <StatementReview
+          result={result}
+          ticked={ticked}
+          setTicked={setTicked}
+          onConfirm={confirmTicked}
+          confirming={confirm.isPending}
+        />
       ) : null}
     </section>
-  );
-}
-
-/** Certain matches of pledges still owed money start ticked; likely ones wait for the admin. */
-const preTicked = (l: ReviewLine) =>
-  l.confidence === 'certain' && l.pledge !== null && l.pledge.paymentState !== 'paid';
-
-function ReviewRow({
-  line,
-  checked,
-  onToggle,
-}: {
-  line: ReviewLine;
-  checked: boolean;
-  onToggle: (on: boolean) => void;
-}) {
-  const c = CONFIDENCE[line.confidence];
-  const label = `Confirm ${formatMoney(line.amount, line.currency)} from ${line.payer || line.description}`;
-  return (
-    <tr className="border-t border-ink-100 align-top">
-      <td className="px-3 py-2">
-        <input
-          type="checkbox"
-          className="h-5 w-5 accent-brand-700"
-          aria-label={label}
-          disabled={!line.pledge}
-          checked={checked}
-          onChange={(e) => onToggle(e.target.checked)}
-        />
-      </td>
-      <td className="px-3 py-2 whitespace-nowrap">{line.bookedOn}</td>
-      <td className="px-3 py-2 font-semibold whitespace-nowrap tabular-nums">
-        {formatMoney(line.amount, line.currency)}
-      </td>
-      <td className="px-3 py-2">
-        <div className="font-medium text-ink-900">{line.payer}</div>
-        <div className="text-xs break-words text-ink-600">{line.description}</div>
-      </td>
-      <td className="px-3 py-2">
-        {line.pledge ? (
-          <>
-            <div className="font-medium text-ink-900">{line.pledge.name}</div>
-            <div className="font-mono text-xs text-ink-700">
-              {line.pledge.reference} · {formatMoney(line.pledge.amount, line.pledge.currency)}
-            </div>
-          </>
-        ) : (
-          <span className="text-ink-600">None</span>
-        )}
-      </td>
-      <td className="px-3 py-2">
-        <Badge variant={c.variant}>{c.label}</Badge>
-        <p className="mt-1 text-xs text-ink-700">{line.why}</p>
-      </td>
-    </tr>
   );
 }
