@@ -250,10 +250,43 @@ export const outbox = pgTable(
 );
 
 /**
- * Bank-statement lines (docs/decisions/013-statement-matching.md), one row per credit ever
- * imported. The fingerprint (date, amount, currency, text and the line's rank among identical lines
- * of its file) is unique: the same file or an overlapping statement imported again adds nothing and
- * confirms nothing twice. Open lines stay for later review.
+ * One statement file imported (docs/decisions/013-statement-matching.md): its lines point here, so
+ * a whole import can be undone (its confirmations reversed) and the review shows the newest
+ * statement first.
+ */
+export const statementImports = pgTable('statement_imports', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  fileName: text('file_name'),
+  /** csv, ofx or camt053. */
+  format: text('format').notNull().default('csv'),
+  /** The saved mapping used (CSV only), by name. */
+  mappingName: text('mapping_name'),
+  importedAt: createdAt(),
+  /** Incoming completed transfers in the file, and how many of them were new. */
+  creditCount: integer('credit_count').notNull().default(0),
+  newCount: integer('new_count').notNull().default(0),
+  undoneAt: timestamp('undone_at', { withTimezone: true, mode: 'date' }),
+});
+
+/**
+ * Saved column mappings of CSV statements, several (one per bank account's layout), recognised by
+ * the header row, or for a header-less file by its column count and the shapes of its cells.
+ */
+export const statementMappings = pgTable('statement_mappings', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** The treasurer's name for it ("NCB JMD account"). */
+  name: text('name').notNull(),
+  /** What recognises a file: normalised header cells, or "headerless:<count>:<shapes>". */
+  signature: text('signature').notNull().unique(),
+  mapping: jsonb('mapping').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/**
+ * Bank-statement lines (docs/decisions/013-statement-matching.md), one row per incoming completed
+ * transfer ever imported. The fingerprint is a hash of the line's raw cells (whatever the mapping),
+ * with its rank among identical lines of its file; it is unique, so the same file or an overlapping
+ * statement imported again adds nothing and confirms nothing twice. Open lines stay for review.
  */
 export const statementLines = pgTable(
   'statement_lines',
@@ -266,13 +299,71 @@ export const statementLines = pgTable(
     currency: text('currency', { enum: ['USD', 'JMD'] }).notNull(),
     description: text('description').notNull(),
     payer: text('payer').notNull(),
-    /** open (to review), matched (confirmed a pledge) or ignored. */
+    /**
+     * open (to review), matched (recorded as a payment of a pledge) or ignored (dismissed by the
+     * treasurer, with a reason: bank interest, not a donation).
+     */
     status: text('status', { enum: ['open', 'matched', 'ignored'] })
       .notNull()
       .default('open'),
     pledgeId: uuid('pledge_id'),
     importedAt: createdAt(),
     matchedAt: timestamp('matched_at', { withTimezone: true, mode: 'date' }),
+    /** The import that brought the line (null for lines imported before imports were recorded). */
+    importId: uuid('import_id').references(() => statementImports.id),
+    /** The line's place in its file (0-based), so the review keeps the bank's order. */
+    position: integer('position').notNull().default(0),
+    /** The raw cells as the file had them, for the review and the audit. */
+    raw: jsonb('raw'),
+    /** An earlier line equal on booking date, amount and reference or payer: a possible duplicate. */
+    duplicateOf: uuid('duplicate_of'),
+    /** Why the treasurer dismissed it ("bank interest", "not a donation"). */
+    dismissedReason: text('dismissed_reason'),
+    dismissedAt: timestamp('dismissed_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [index('statement_lines_status_idx').on(t.status, t.bookedOn)],
+  (t) => [
+    index('statement_lines_status_idx').on(t.status, t.bookedOn),
+    index('statement_lines_import_idx').on(t.importId, t.position),
+    index('statement_lines_dedupe_idx').on(t.bookedOn, t.amountCents),
+  ],
+);
+
+export const PAYMENT_SOURCES = ['confirm', 'record', 'statement'] as const;
+
+/**
+ * Every payment received against a pledge, one row each (docs/decisions/013-statement-matching.md):
+ * written by the one "record a payment" use case (pledges/service.ts) in the transaction that adds
+ * it to the pledge, so a receipt, an audit entry and the totals follow each payment exactly once.
+ * Money is in minor units (cents). A reversed payment (an undone import, an un-confirm) keeps its
+ * row with reversed_at set.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    pledgeId: uuid('pledge_id')
+      .notNull()
+      .references(() => pledges.id, { onDelete: 'cascade' }),
+    /** What arrived, in cents of `currency`. */
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    currency: text('currency', { enum: ['USD', 'JMD'] }).notNull(),
+    /** The same money in cents of the pledge's currency, at the campaign's fixed rate. */
+    creditedMinor: bigint('credited_minor', { mode: 'number' }).notNull(),
+    /** The bank's booking date when the payment came from a statement line, else the day recorded. */
+    bookedOn: date('booked_on', { mode: 'string' }).notNull(),
+    /** confirm (the spec's confirm call), record ("Record payment"), statement (a bank line). */
+    source: text('source', { enum: PAYMENT_SOURCES }).notNull(),
+    statementLineId: uuid('statement_line_id')
+      .unique()
+      .references(() => statementLines.id),
+    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+    reversedAt: timestamp('reversed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('payments_pledge_idx').on(t.pledgeId, t.recordedAt),
+    check('payments_amount_positive', sql`${t.amountMinor} >= 1`),
+    check('payments_currency_known', sql`${t.currency} in ('USD', 'JMD')`),
+  ],
 );
