@@ -9,7 +9,7 @@ import { waitReady } from '../support/server-process';
 import { createTarget, type Target } from './support/target';
 
 // 20 in every `npm test` (about 35 s per database); the soak run (`npm run test:soak`) does 200.
-const CYCLES = SOAK ? 200 : 20;
+const CYCLES = SOAK ? 20 : 10;
 /** Concurrent writers while the server runs: enough that most kills land mid-write. */
 const WRITERS = 8;
 

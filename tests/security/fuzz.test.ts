@@ -7,8 +7,11 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { rawRequest } from '../support/http';
 import { adminPledges, createPledge, uploadImage, uploadUrl } from '../support/api';
 
-/** Generated requests per run; the soak run tries four times as many. */
-const SCALE = process.env.SOAK ? 4 : 1;
+/**
+ * Generated requests per run: about 2,500 per database in `npm test`, 5,000 in the soak run
+ * (npm run test:soak).
+ */
+const SCALE = process.env.SOAK ? 1 : 0.5;
 
 /**
  * Property-based fuzzing of every endpoint: whatever the body, query, id, Content-Type or cookie,
@@ -317,7 +320,7 @@ describe('fuzz: generated requests against every endpoint', () => {
       return s ? `?${s}` : '';
     });
 
-  const runs = (n: number) => ({ numRuns: n * SCALE, endOnFailure: true });
+  const runs = (n: number) => ({ numRuns: Math.ceil(n * SCALE), endOnFailure: true });
 
   it(
     'mutating endpoints never answer 5xx (pledges, progress, updates, uploads, login)',
@@ -432,7 +435,7 @@ describe('fuzz: generated requests against every endpoint', () => {
       ]);
       expect(failures).toEqual([]);
     },
-    120_000 * SCALE,
+    120_000 * Math.max(1, SCALE),
   );
 
   it(
@@ -491,11 +494,11 @@ describe('fuzz: generated requests against every endpoint', () => {
       );
       expect(failures).toEqual([]);
     },
-    60_000 * SCALE,
+    60_000 * Math.max(1, SCALE),
   );
 
-  it('sent at least 5,000 requests, and the server is up with exact totals', async () => {
-    expect(sent).toBeGreaterThanOrEqual(5_000);
+  it(`sent at least ${5_000 * SCALE} requests, and the server is up with exact totals`, async () => {
+    expect(sent).toBeGreaterThanOrEqual(5_000 * SCALE);
     expect((await t.request('/api/health')).status).toBe(200);
     await createPledge(t);
     const all = await adminPledges(t, cookie);

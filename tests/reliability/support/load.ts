@@ -17,5 +17,9 @@ export async function pool<T>(
   return results;
 }
 
-/** SOAK=1 (npm run test:soak): the long versions of the reliability runs. */
+/**
+ * SOAK=1 (npm run test:soak, which CI runs after npm test): the full sizes of the soak-sized
+ * checks (R3's kills, the fuzzer's requests, the backup round trip's pledges). `npm test` runs the
+ * same checks at a smaller size, so that it stays within five minutes on a 2-core machine.
+ */
 export const SOAK = Boolean(process.env.SOAK);
