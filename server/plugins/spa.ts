@@ -162,15 +162,16 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
     reply: FastifyReply,
     status: number,
     body: CachedBody,
+    cacheControl = 'private, no-cache',
   ) {
     // Not cached by shared caches: it carries live campaign numbers.
-    reply.code(status).header('Cache-Control', 'private, no-cache');
+    reply.code(status).header('Cache-Control', cacheControl);
     return sendCached(request, reply, body);
   }
 
   /** Every address that leads nowhere gets the same 404 page (public or admin). */
-  function notFoundPage(request: FastifyRequest, reply: FastifyReply) {
-    return sendPage(request, reply, 404, cachedPage('404', request.isAdmin));
+  function notFoundPage(request: FastifyRequest, reply: FastifyReply, cacheControl?: string) {
+    return sendPage(request, reply, 404, cachedPage('404', request.isAdmin), cacheControl);
   }
 
   /** The donor's status page, rendered for this request only: it is their pledge, not a shared page. */
@@ -228,12 +229,15 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
       const found = await pledgeForLink(ctx.db, id, (request.query as { t?: unknown }).t);
       // The token is in this page's URL: never sent on to other sites.
       reply.header('Referrer-Policy', 'no-referrer');
-      if (!found) return notFoundPage(request, reply);
+      // A donor's name, amount and reference: not kept by the browser of a shared computer (its
+      // history and back button would show them to the next person), as the status API is not.
+      if (!found) return notFoundPage(request, reply, 'no-store');
       return sendPage(
         request,
         reply,
         200,
         statusPage(request, donorView(found.pledge, found.link)),
+        'no-store',
       );
     },
   );
