@@ -10,7 +10,7 @@ import { EMBEDDED_UPDATES, RECENT_PLEDGES_LIMIT } from '@shared/constants';
 import type { DonorPledgeView } from '@shared/schemas/email';
 import type { AppContext } from '../context';
 import { isPageAddress } from '../lib/page-address';
-import { donorView, pledgeForLink } from '../modules/email/routes';
+import { donorView, pledgeForRequest } from '../modules/email/routes';
 import { SHARE_META_PLACEHOLDER, shareMetaTags } from '../modules/share/meta';
 import { siteBaseUrl } from '../lib/site-url';
 import { CachedBody, sendCached } from '../read-model/cached-body';
@@ -226,7 +226,13 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
     },
     async (request, reply) => {
       const { id } = request.params as { id: string };
-      const found = await pledgeForLink(ctx.db, id, (request.query as { t?: unknown }).t);
+      const found = await pledgeForRequest(
+        ctx.db,
+        ctx.email,
+        request,
+        id,
+        (request.query as { t?: unknown }).t,
+      );
       // The token is in this page's URL: never sent on to other sites.
       reply.header('Referrer-Policy', 'no-referrer');
       // A donor's name, amount and reference: not kept by the browser of a shared computer (its
