@@ -48,6 +48,11 @@ const envSchema = z.object({
    */
   RATE_LIMIT_LOGIN_PER_MINUTE: intFromEnv(10),
   RATE_LIMIT_PLEDGES_PER_MINUTE: intFromEnv(300),
+  /**
+   * Wrong or unknown donor status links (page and API) a client address may try per minute; the
+   * right link does not count, so a donor reloading their page is never refused.
+   */
+  RATE_LIMIT_STATUS_PER_MINUTE: intFromEnv(20),
   /** Trust X-Forwarded-* only behind a known proxy: "true", a hop count, or addresses. */
   TRUST_PROXY: z.string().optional(),
   SESSION_TTL_HOURS: intFromEnv(12, 1, 24 * 30),
@@ -227,6 +232,8 @@ export interface AppConfig {
   metricsHost: string;
   rateLimitLoginPerMinute: number;
   rateLimitPledgesPerMinute: number;
+  /** Failed status-link lookups per client key and minute; 0: no limit. */
+  rateLimitStatusPerMinute: number;
   trustProxy: boolean | number | string;
   sessionTtlMs: number;
   sessionIdleMs: number;
@@ -324,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsHost: e.METRICS_HOST,
     rateLimitLoginPerMinute: e.RATE_LIMIT_LOGIN_PER_MINUTE,
     rateLimitPledgesPerMinute: e.RATE_LIMIT_PLEDGES_PER_MINUTE,
+    rateLimitStatusPerMinute: e.RATE_LIMIT_STATUS_PER_MINUTE,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,

@@ -29,16 +29,20 @@ async function resolvePasswordHash(db: Db, config: AppConfig, onGenerated?: (pw:
     });
     return hash;
   }
-  let generated: string | undefined;
-  const { value, created } = await adminRepo.getOrCreateSetting(
-    db,
-    'admin_password_hash',
-    async () => {
-      generated = generatePassword();
-      return hashPassword(generated);
-    },
-  );
-  if (created && generated) onGenerated?.(generated);
+  const stored = await adminRepo.getSetting(db, 'admin_password_hash');
+  if (stored) return stored;
+  // No stored hash: the first start, or the README's reset (the row deleted). The new hash and
+  // the end of every session commit together (second review 2.4): a cookie from before the reset
+  // would otherwise stay an admin with a password nobody knows any more.
+  const generated = generatePassword();
+  const hash = await hashPassword(generated);
+  const { value, created } = await db.transaction(async (tx) => {
+    const result = await adminRepo.getOrCreateSetting(tx, 'admin_password_hash', () => hash);
+    if (result.created) await adminRepo.deleteAllSessions(tx);
+    return result;
+  });
+  // Another instance starting at the same moment stored its own first: it prints that one.
+  if (created) onGenerated?.(generated);
   return value;
 }
 

@@ -10,6 +10,13 @@ import * as repo from '../modules/admin/repo';
 import { sha256 } from '../modules/admin/password';
 
 export const SESSION_COOKIE = 'sid';
+/**
+ * The cookie's name on a site whose PUBLIC_URL is https (second review 2.8): a browser accepts a
+ * `__Host-` cookie only with Secure, Path=/ and no Domain, set over https, so a network attacker
+ * or a sibling sub-domain cannot plant or overwrite it. The plain `sid` is not read there: an
+ * admin signed in before the upgrade signs in once more.
+ */
+export const SECURE_SESSION_COOKIE = '__Host-sid';
 /** lastSeenAt is written at most this often, so admin reads do not each cost a write. */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -28,9 +35,28 @@ declare module 'fastify' {
 
 export function createSessions(
   db: Db,
-  config: Pick<AppConfig, 'sessionTtlMs' | 'sessionIdleMs' | 'now'>,
+  config: Pick<AppConfig, 'sessionTtlMs' | 'sessionIdleMs' | 'now' | 'publicUrl'>,
 ) {
+  // Secure whenever the site's address is https, whatever the proxy says (TRUST_PROXY or not).
+  const httpsSite = config.publicUrl?.startsWith('https:') ?? false;
+  const cookieName = httpsSite ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+  const cookieOptions = (request: FastifyRequest) => ({
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: httpsSite || request.protocol === 'https',
+  });
   return {
+    cookieName,
+    setCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
+      reply.setCookie(cookieName, token, {
+        ...cookieOptions(request),
+        maxAge: Math.floor(config.sessionTtlMs / 1000),
+      });
+    },
+    clearCookie(request: FastifyRequest, reply: FastifyReply) {
+      reply.clearCookie(cookieName, cookieOptions(request));
+    },
     /** @param tx a transaction to write in (login writes its audit entry with it). */
     async create(tx: DbOrTx = db): Promise<{ token: string; expiresAt: Date }> {
       const token = randomBytes(32).toString('base64url');
@@ -59,30 +85,6 @@ export function createSessions(
 }
 export type Sessions = ReturnType<typeof createSessions>;
 
-export function setSessionCookie(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  token: string,
-  ttlMs: number,
-) {
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-    maxAge: Math.floor(ttlMs / 1000),
-  });
-}
-
-export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
-  reply.clearCookie(SESSION_COOKIE, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-  });
-}
-
 /**
  * Admin protection in one place: every /api route declares `config.access`, and a route marked
  * 'admin' answers 401 without a valid session before its body is even read.
@@ -110,7 +112,7 @@ export async function registerAuth(app: FastifyInstance, sessions: Sessions) {
   app.addHook('onRequest', (request, _reply, done) => {
     const access = request.routeOptions.config?.access ?? notFoundPageAccess(request);
     if (!access) return done();
-    const token = request.cookies[SESSION_COOKIE];
+    const token = request.cookies[sessions.cookieName];
     if (!token) return done(access === 'admin' ? refuse(request) : undefined);
     sessions.validate(token).then((hash) => {
       request.sessionTokenHash = hash;

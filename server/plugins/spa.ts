@@ -10,7 +10,7 @@ import { EMBEDDED_UPDATES, RECENT_PLEDGES_LIMIT } from '@shared/constants';
 import type { DonorPledgeView } from '@shared/schemas/email';
 import type { AppContext } from '../context';
 import { isPageAddress } from '../lib/page-address';
-import { donorView, pledgeForLink } from '../modules/email/routes';
+import { donorView, pledgeForRequest } from '../modules/email/routes';
 import { SHARE_META_PLACEHOLDER, shareMetaTags } from '../modules/share/meta';
 import { siteBaseUrl } from '../lib/site-url';
 import { CachedBody, sendCached } from '../read-model/cached-body';
@@ -162,15 +162,16 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
     reply: FastifyReply,
     status: number,
     body: CachedBody,
+    cacheControl = 'private, no-cache',
   ) {
     // Not cached by shared caches: it carries live campaign numbers.
-    reply.code(status).header('Cache-Control', 'private, no-cache');
+    reply.code(status).header('Cache-Control', cacheControl);
     return sendCached(request, reply, body);
   }
 
   /** Every address that leads nowhere gets the same 404 page (public or admin). */
-  function notFoundPage(request: FastifyRequest, reply: FastifyReply) {
-    return sendPage(request, reply, 404, cachedPage('404', request.isAdmin));
+  function notFoundPage(request: FastifyRequest, reply: FastifyReply, cacheControl?: string) {
+    return sendPage(request, reply, 404, cachedPage('404', request.isAdmin), cacheControl);
   }
 
   /** The donor's status page, rendered for this request only: it is their pledge, not a shared page. */
@@ -225,15 +226,24 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
     },
     async (request, reply) => {
       const { id } = request.params as { id: string };
-      const found = await pledgeForLink(ctx.db, id, (request.query as { t?: unknown }).t);
+      const found = await pledgeForRequest(
+        ctx.db,
+        ctx.email,
+        request,
+        id,
+        (request.query as { t?: unknown }).t,
+      );
       // The token is in this page's URL: never sent on to other sites.
       reply.header('Referrer-Policy', 'no-referrer');
-      if (!found) return notFoundPage(request, reply);
+      // A donor's name, amount and reference: not kept by the browser of a shared computer (its
+      // history and back button would show them to the next person), as the status API is not.
+      if (!found) return notFoundPage(request, reply, 'no-store');
       return sendPage(
         request,
         reply,
         200,
         statusPage(request, donorView(found.pledge, found.link)),
+        'no-store',
       );
     },
   );

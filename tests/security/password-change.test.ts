@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMigrations } from '../../server/db/migrate';
 import {
   createTestDatabase,
+  forgetStoredAdminPassword,
   startTestApp,
   TEST_ADMIN_PASSWORD,
   type TestApp,
@@ -60,6 +61,56 @@ describe('9.7 sessions end when the configured password changes', () => {
       expect(fresh.status).toBe(200);
     } finally {
       await changed.close();
+    }
+  });
+});
+
+/**
+ * Second review 2.4 (docs/SECURITY.md, threat 52): the README's reset of a lost generated password
+ * (delete the stored hash, restart) printed a new password, but the old cookie stayed an admin.
+ */
+describe('2.4 resetting the generated password ends every session', () => {
+  let own: Awaited<ReturnType<typeof createTestDatabase>>;
+  let dataDir: string;
+  beforeAll(async () => {
+    own = await createTestDatabase();
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'relief-password-reset-'));
+  });
+  afterAll(async () => {
+    await own.database.close();
+    await own.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  // No ADMIN_PASSWORD: the stored (generated) hash is the password. The template stores the test
+  // password's hash, which stands for a generated one here.
+  const start = () =>
+    startTestApp({ database: own.database, dataDir, env: { ADMIN_PASSWORD: '' } });
+
+  it('2.4 a restart keeps sessions; a restart after deleting the hash ends them', async () => {
+    const first = await start();
+    const cookie = await first.login();
+    const other = await first.login();
+    await first.close();
+
+    const same = await start();
+    expect(await isAdmin(same, cookie)).toBe(true);
+    await same.close();
+
+    // The README: delete the admin_password_hash row of settings, restart.
+    await forgetStoredAdminPassword(own.database);
+    const reset = await start();
+    try {
+      for (const c of [cookie, other]) {
+        expect(await isAdmin(reset, c)).toBe(false);
+        expect((await reset.request('/api/admin/pledges', { cookie: c })).status).toBe(401);
+      }
+      const old = await reset.request('/api/admin/login', {
+        method: 'POST',
+        json: { password: TEST_ADMIN_PASSWORD },
+      });
+      expect(old.status).toBe(401);
+    } finally {
+      await reset.close();
     }
   });
 });

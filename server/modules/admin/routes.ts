@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { ADMIN_MESSAGES, loginSchema } from '@shared/schemas/admin';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-error';
-import { clearSessionCookie, setSessionCookie } from '../../plugins/auth';
 import { clientKey } from '../../lib/client-key';
 import { verifyPassword } from './password';
 import { PasswordCheckGate } from './password-check-gate';
@@ -92,7 +91,7 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
         await writeAudit(tx, request, { action: 'admin.login' });
         return created;
       });
-      setSessionCookie(request, reply, token, config.sessionTtlMs);
+      ctx.sessions.setCookie(request, reply, token);
       request.log.info('admin logged in');
       return reply
         .header('Cache-Control', 'no-store')
@@ -112,7 +111,7 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
           await writeAudit(tx, request, { action: 'admin.logout' });
         });
       }
-      clearSessionCookie(request, reply);
+      ctx.sessions.clearCookie(request, reply);
       return { ok: true as const, isAuthenticated: false as const };
     },
   );
@@ -127,7 +126,7 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
         await writeAudit(tx, request, { action: 'admin.sessions.revoke_all' });
       });
       request.log.info('admin signed out all sessions');
-      clearSessionCookie(request, reply);
+      ctx.sessions.clearCookie(request, reply);
       return { ok: true as const, isAuthenticated: false as const };
     },
   );

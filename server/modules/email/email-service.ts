@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config';
 import type { Database, DbOrTx } from '../../db/client';
+import { AttemptLimit } from '../../lib/attempt-limit';
 import { siteBaseUrl } from '../../lib/site-url';
 import * as adminRepo from '../admin/repo';
 import { fileMailer, smtpMailer } from './mailer';
@@ -12,6 +13,8 @@ import { EmailWorker } from './worker';
 
 export interface EmailService {
   links: StatusLinks;
+  /** Wrong status links per client key (page and API share it). */
+  statusLimit: AttemptLimit;
   worker: EmailWorker;
   /** Inside the pledges' transaction: their links and instructions e-mails. */
   enqueueNewPledges(tx: DbOrTx, rows: { id: string }[]): Promise<void>;
@@ -58,6 +61,12 @@ export async function createEmailService(
   });
   return {
     links,
+    statusLimit: new AttemptLimit(
+      config.rateLimitStatusPerMinute,
+      config.now,
+      60_000,
+      'Too many wrong status links from your network. Please wait a minute and open the link from your e-mail again.',
+    ),
     worker,
     enqueueNewPledges: (tx, rows) =>
       repo.enqueueNewPledges(

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParamsSchema } from '@shared/schemas/api';
@@ -11,9 +11,11 @@ import {
 } from '@shared/schemas/email';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
+import { clientKey } from '../../lib/client-key';
 import { notFound } from '../../lib/http-error';
 import { audited } from '../audit/repo';
 import * as pledgeRepo from '../pledges/repo';
+import type { EmailService } from './email-service';
 import * as repo from './repo';
 import { tokenMatches } from './status-links';
 
@@ -31,6 +33,24 @@ export async function pledgeForLink(db: DbOrTx, id: unknown, token: unknown) {
   if (!tokenMatches(token, link?.tokenHash)) return undefined;
   const pledge = await pledgeRepo.findPledge(db, id.toLowerCase());
   return pledge && link ? { pledge, link } : undefined;
+}
+
+/**
+ * pledgeForLink for a request, within the client's limit of wrong links (second review 2.10):
+ * counted before the lookup, given back when the link is right.
+ */
+export async function pledgeForRequest(
+  db: DbOrTx,
+  email: Pick<EmailService, 'statusLimit'>,
+  request: FastifyRequest,
+  id: unknown,
+  token: unknown,
+) {
+  const key = clientKey(request.ip);
+  email.statusLimit.hit(key);
+  const found = await pledgeForLink(db, id, token);
+  if (found) email.statusLimit.undo(key);
+  return found;
 }
 
 export function donorView(
@@ -81,8 +101,14 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AppContext) {
    * they refuse (no token, an array, no body) is not told apart from a wrong token, so the
    * validation result is read here (attachValidation) rather than answered with a 400.
    */
-  async function linked(request: { validationError?: Error }, id: string, token: string) {
-    const found = request.validationError ? undefined : await pledgeForLink(db, id, token);
+  async function linked(request: FastifyRequest, id: string, token: string) {
+    const found = await pledgeForRequest(
+      db,
+      email,
+      request,
+      request.validationError ? undefined : id,
+      token,
+    );
     if (!found) throw notFound(NOT_FOUND);
     return found;
   }
