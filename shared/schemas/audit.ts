@@ -16,6 +16,8 @@ export const AUDIT_ACTIONS = {
   'pledge.resend_instructions': 'Resent payment instructions',
   'pledges.export': 'Exported pledges CSV',
   'statement.import': 'Imported bank statement',
+  'statement.dismiss': 'Dismissed statement line',
+  'statement.restore': 'Restored statement line',
   'progress.update': 'Changed progress',
   'update.create': 'Posted delivery update',
   'update.edit': 'Edited delivery update',

@@ -1,86 +1,161 @@
-import type { ReviewLine } from '@shared/schemas/statement';
-import { formatMoney } from '@shared/format';
-import type { DbOrTx } from '../../db/client';
+import type { FastifyRequest } from 'fastify';
+import type { DuplicateOf, ProposedPledge, ReviewLine } from '@shared/schemas/statement';
+import type { Db, DbOrTx } from '../../db/client';
+import { HttpError, notFound } from '../../lib/http-error';
+import { audited } from '../audit/repo';
 import * as pledgeRepo from '../pledges/repo';
-import { CLOSE_NAME, nameCloseness, referencesIn } from './match';
-import type * as repo from './repo';
+import { proposeMatch, scanReferences } from './match';
+import * as repo from './repo';
 
-/** Proposes a pledge for each open line, with the reason. */
+function toProposed(p: pledgeRepo.PledgeRow): ProposedPledge {
+  const a = pledgeRepo.toAdminPledge(p);
+  // Any state past "part paid" (paid, over paid) owes nothing more.
+  const state =
+    a.paymentState === 'pending' || a.paymentState === 'part-paid' ? a.paymentState : 'paid';
+  return {
+    id: p.id,
+    name: p.name,
+    reference: p.reference,
+    amount: p.amount,
+    currency: p.currency,
+    paymentState: state,
+    outstandingAmount: a.outstandingAmount,
+  };
+}
+
+/**
+ * Proposes a pledge for each line, with the reason and what differs (match.ts has the rules);
+ * reads what the rules need in three queries for the whole page.
+ */
 export async function proposeMatches(
   tx: DbOrTx,
   rows: repo.StatementLineRow[],
   prefixes: readonly string[],
 ): Promise<ReviewLine[]> {
-  const refsPerLine = rows.map((r) => referencesIn(`${r.description} ${r.payer}`, prefixes));
-  const byRef = new Map(
-    (await pledgeRepo.pledgesByReference(tx, [...new Set(refsPerLine.flat())])).map((p) => [
-      p.reference,
-      p,
+  const scans = rows.map((r) =>
+    scanReferences({ description: r.description, payer: r.payer }, prefixes),
+  );
+  const refs = new Set(
+    scans.flatMap((s) => [
+      ...s.exact.map((e) => e.reference),
+      ...s.near.flatMap((n) => n.candidates),
     ]),
   );
-  const candidates = await pledgeRepo.openPledgesByAmount(
-    tx,
-    rows.map((r) => ({ amount: Math.floor(r.amountCents / 100), currency: r.currency })),
+  const byReference = new Map(
+    (await pledgeRepo.pledgesByReference(tx, [...refs])).map((p) => [p.reference, toProposed(p)]),
+  );
+  const pending = (
+    await pledgeRepo.openPledgesByAmount(
+      tx,
+      rows.map((r) => ({ amount: Math.floor(r.amountCents / 100), currency: r.currency })),
+    )
+  ).map(toProposed);
+  const firsts = new Map(
+    (
+      await repo.linesByIds(
+        tx,
+        rows.map((r) => r.duplicateOf).filter((id) => id !== null),
+      )
+    ).map((d): [string, DuplicateOf] => [
+      d.id,
+      {
+        id: d.id,
+        bookedOn: d.bookedOn,
+        amountCents: d.amountCents,
+        currency: d.currency,
+        payer: d.payer,
+        status: d.status,
+      },
+    ]),
   );
   return rows.map((r, i) => {
-    const amount = Math.floor(r.amountCents / 100);
-    const base = {
+    const duplicateOf = r.duplicateOf ? (firsts.get(r.duplicateOf) ?? null) : null;
+    const proposal = proposeMatch(
+      {
+        amountCents: r.amountCents,
+        currency: r.currency,
+        description: r.description,
+        payer: r.payer,
+        duplicateOf,
+      },
+      scans[i]!,
+      { byReference, pending },
+    );
+    return {
       id: r.id,
       bookedOn: r.bookedOn,
-      amount,
+      amount: r.amountCents / 100,
+      amountCents: r.amountCents,
       currency: r.currency,
       description: r.description,
       payer: r.payer,
       status: r.status,
+      duplicateOf,
+      ...proposal,
     };
-    const toProposed = (p: pledgeRepo.PledgeRow) => {
-      const a = pledgeRepo.toAdminPledge(p);
-      return {
-        id: p.id,
-        name: p.name,
-        reference: p.reference,
-        amount: p.amount,
-        currency: p.currency,
-        paymentState: a.paymentState,
-        outstandingAmount: a.outstandingAmount,
-      };
+  });
+}
+
+const lineDetails = (l: repo.StatementLineRow) => ({
+  bookedOn: l.bookedOn,
+  amountCents: l.amountCents,
+  currency: l.currency,
+  payer: l.payer,
+  description: l.description,
+});
+
+const conflict = (message: string) => new HttpError(409, message);
+const STATUS_WORDS = {
+  open: 'open',
+  matched: 'already matched to a pledge',
+  ignored: 'already dismissed',
+};
+
+/**
+ * Dismisses an open line (bank interest, not a donation): it leaves the review, audited, and can
+ * be restored.
+ */
+export async function dismissLine(
+  db: Db,
+  request: FastifyRequest,
+  id: string,
+  reason: string,
+  now: Date,
+) {
+  return audited(db, request, async (tx) => {
+    const line = await repo.dismissLine(tx, id, reason, now);
+    if (!line) {
+      const current = await repo.findLine(tx, id);
+      if (!current) throw notFound('Statement line not found');
+      throw conflict(`This line is ${STATUS_WORDS[current.status]}.`);
+    }
+    return {
+      result: line,
+      audit: {
+        action: 'statement.dismiss',
+        targetType: 'statement_line',
+        targetId: id,
+        details: { reason, ...lineDetails(line) },
+      },
     };
-    const refs = refsPerLine[i]!;
-    const found = refs.map((ref) => byRef.get(ref)).filter((p) => p !== undefined);
-    if (found.length > 0) {
-      const p = found[0]!;
-      const state = pledgeRepo.toAdminPledge(p).paymentState;
-      return {
-        ...base,
-        confidence: 'certain' as const,
-        why:
-          `Reference ${p.reference} is in the ${r.description.toUpperCase().includes(p.reference.slice(0, 3)) ? 'description' : 'payer field'}` +
-          (state === 'paid' ? '; this pledge is already paid in full' : ''),
-        pledge: toProposed(p),
-      };
-    }
-    const sameAmount = candidates.filter((p) => p.amount === amount && p.currency === r.currency);
-    const scored = sameAmount
-      .map((p) => ({ p, score: nameCloseness(`${r.payer} ${r.description}`, p.name) }))
-      .filter((s) => s.score >= CLOSE_NAME)
-      .sort((a, b) => b.score - a.score || a.p.createdAt.getTime() - b.p.createdAt.getTime());
-    if (scored.length > 0) {
-      const { p } = scored[0]!;
-      const others =
-        scored.length > 1 ? ` (${scored.length} pledges fit; the oldest is shown)` : '';
-      return {
-        ...base,
-        confidence: 'likely' as const,
-        why: `Same amount (${formatMoney(amount, r.currency)}) and payer "${r.payer || r.description}" is close to "${p.name}"${others}`,
-        pledge: toProposed(p),
-      };
-    }
-    const why =
-      refs.length > 0
-        ? `Reference ${refs[0]} belongs to no pledge`
-        : sameAmount.length > 0
-          ? `${sameAmount.length} pending pledge(s) of ${formatMoney(amount, r.currency)}, but no donor name is close to "${r.payer || r.description}"`
-          : `No reference, and no pending pledge of ${formatMoney(amount, r.currency)}`;
-    return { ...base, confidence: 'unmatched' as const, why, pledge: null };
+  });
+}
+
+/** Puts a dismissed line back in the review (audited). */
+export async function restoreLine(db: Db, request: FastifyRequest, id: string) {
+  return audited(db, request, async (tx) => {
+    const before = await repo.findLine(tx, id);
+    if (!before) throw notFound('Statement line not found');
+    const line = await repo.restoreLine(tx, id);
+    if (!line) throw conflict(`This line is ${STATUS_WORDS[before.status]}, not dismissed.`);
+    return {
+      result: line,
+      audit: {
+        action: 'statement.restore',
+        targetType: 'statement_line',
+        targetId: id,
+        details: { dismissedReason: before.dismissedReason, ...lineDetails(line) },
+      },
+    };
   });
 }

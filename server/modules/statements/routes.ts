@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DEFAULT_REFERENCE_PREFIX } from '@shared/payment-reference';
 import {
+  dismissedLinesSchema,
+  reviewLinesQuerySchema,
   reviewLinesSchema,
+  statementDismissSchema,
+  statementLineParamsSchema,
+  statementLineStatusSchema,
   statementConfirmResultSchema,
   statementConfirmSchema,
   statementImportResultSchema,
@@ -23,7 +28,7 @@ import * as pledgeRepo from '../pledges/repo';
 import { confirmAudit } from '../pledges/routes';
 import { guessMapping, readCsv, statementCredits } from './parse';
 import * as repo from './repo';
-import { proposeMatches } from './review';
+import { dismissLine, proposeMatches, restoreLine } from './review';
 
 const MAPPING_SETTING = 'statement_mapping';
 
@@ -116,13 +121,81 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
     },
   );
 
-  // The lines still open (imported earlier, not yet matched), with fresh proposals.
+  // The lines still open (imported earlier, not yet matched), one page with fresh proposals.
   app.get(
     '/api/admin/statements/lines',
-    { config: { access: 'admin' }, schema: { response: { 200: reviewLinesSchema } } },
-    async (_request, reply) => {
+    {
+      config: { access: 'admin' },
+      schema: { querystring: reviewLinesQuerySchema, response: { 200: reviewLinesSchema } },
+    },
+    async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return { lines: await proposeMatches(db, await repo.openLines(db), prefixes) };
+      const { page, pageSize } = request.query;
+      const { rows, total } = await repo.openLinesPage(db, { page, pageSize });
+      return { lines: await proposeMatches(db, rows, prefixes), total, page, pageSize };
+    },
+  );
+
+  // A line that is no gift (bank interest, not a donation): out of the review, audited, undoable.
+  app.post(
+    '/api/admin/statements/lines/:id/dismiss',
+    {
+      config: { access: 'admin' },
+      schema: {
+        params: statementLineParamsSchema,
+        body: statementDismissSchema,
+        response: { 200: statementLineStatusSchema },
+      },
+    },
+    async (request) => {
+      const line = await dismissLine(
+        db,
+        request,
+        request.params.id,
+        request.body.reason,
+        config.now(),
+      );
+      return { id: line.id, status: line.status };
+    },
+  );
+
+  app.post(
+    '/api/admin/statements/lines/:id/restore',
+    {
+      config: { access: 'admin' },
+      schema: { params: statementLineParamsSchema, response: { 200: statementLineStatusSchema } },
+    },
+    async (request) => {
+      const line = await restoreLine(db, request, request.params.id);
+      return { id: line.id, status: line.status };
+    },
+  );
+
+  app.get(
+    '/api/admin/statements/dismissed',
+    {
+      config: { access: 'admin' },
+      schema: { querystring: reviewLinesQuerySchema, response: { 200: dismissedLinesSchema } },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const { page, pageSize } = request.query;
+      const { rows, total } = await repo.dismissedLinesPage(db, { page, pageSize });
+      return {
+        lines: rows.map((l) => ({
+          id: l.id,
+          bookedOn: l.bookedOn,
+          amountCents: l.amountCents,
+          currency: l.currency,
+          description: l.description,
+          payer: l.payer,
+          reason: l.dismissedReason ?? '',
+          dismissedAt: (l.dismissedAt ?? l.importedAt).toISOString(),
+        })),
+        total,
+        page,
+        pageSize,
+      };
     },
   );
 

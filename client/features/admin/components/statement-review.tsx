@@ -7,10 +7,11 @@ import { Card } from '../../../components/ui/card';
 
 const CONFIDENCE: Record<
   MatchConfidence,
-  { label: string; variant: 'default' | 'secondary' | 'outline' }
+  { label: string; variant: 'default' | 'secondary' | 'destructive' | 'outline' }
 > = {
   certain: { label: 'Certain', variant: 'default' },
   likely: { label: 'Likely', variant: 'secondary' },
+  review: { label: 'Needs a look', variant: 'destructive' },
   unmatched: { label: 'Unmatched', variant: 'outline' },
 };
 
@@ -85,9 +86,8 @@ export function StatementReview({
   );
 }
 
-/** Certain matches of pledges still owed money start ticked; likely ones wait for the admin. */
-export const preTicked = (l: ReviewLine) =>
-  l.confidence === 'certain' && l.pledge !== null && l.pledge.paymentState !== 'paid';
+/** The server's rule (certain, owed money, not a possible duplicate). */
+export const preTicked = (l: ReviewLine) => l.preTicked && l.pledge !== null;
 
 function ReviewRow({
   line,
