@@ -237,15 +237,17 @@ export async function restoreBackup(
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
-    const rows = await insertRows(database, file, header);
+    const rows = await insertRows(database, file, header, trailer, log);
     log(
       `rows restored: ${Object.entries(rows)
         .map(([t, n]) => `${t} ${n}`)
         .join(', ')}`,
     );
 
-    // 5. This app's later migrations, then the images go live.
+    // 5. This app's later migrations, then the images go live. No session survives a restore:
+    // the sign-ins of the database that was replaced (or any a backup smuggled in) end here.
     await runMigrations(database);
+    await database.db.execute(sql.raw('delete from admin_sessions'));
     await staging.commit();
     committed = true;
     return { rows, files };
@@ -254,10 +256,21 @@ export async function restoreBackup(
   }
 }
 
+/**
+ * Whether a table's rows in a backup are restored: only the tables a backup holds, those its end
+ * marker counts and that are not in NOT_BACKED_UP. A crafted file could otherwise plant an admin
+ * session (second review 2.3) or rate-limit counters.
+ */
+export function restoresTable(table: string, trailer: BackupTrailer): boolean {
+  return !Object.hasOwn(NOT_BACKED_UP, table) && Object.hasOwn(trailer.rows, table);
+}
+
 async function insertRows(
   database: Database,
   file: string,
   header: BackupHeader,
+  trailer: BackupTrailer,
+  log: (s: string) => void,
 ): Promise<Record<string, number>> {
   const restored: Record<string, number> = {};
   await database.db.transaction(async (tx) => {
@@ -290,6 +303,11 @@ async function insertRows(
     for await (const { line } of readLines(file)) {
       if ('table' in line) {
         await flush();
+        if (!restoresTable(line.table, trailer)) {
+          log(`skipped: ${line.table} (not a table a backup holds)`);
+          table = undefined;
+          continue;
+        }
         table = line.table;
         const writable = await writableColumns(tx, table);
         if (!writable.length)
@@ -298,7 +316,7 @@ async function insertRows(
           );
         columns = line.columns.filter((c) => writable.includes(c));
         restored[table] = 0;
-      } else if ('row' in line) {
+      } else if ('row' in line && table) {
         batch.push(line.row);
         if (batch.length >= ROWS_PER_INSERT) await flush();
       }

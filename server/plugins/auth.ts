@@ -19,6 +19,8 @@ export const SESSION_COOKIE = 'sid';
 export const SECURE_SESSION_COOKIE = '__Host-sid';
 /** lastSeenAt is written at most this often, so admin reads do not each cost a write. */
 const TOUCH_EVERY_MS = 60_000;
+/** How far ahead of this server's clock another instance's may be when it touched a session. */
+const CLOCK_SKEW_MS = 60_000;
 
 export type RouteAccess = 'public' | 'admin' | 'signed';
 
@@ -73,7 +75,17 @@ export function createSessions(
       if (!row) return null;
       const now = config.now();
       const idleFor = now.getTime() - row.lastSeenAt.getTime();
-      if (row.expiresAt <= now || idleFor > config.sessionIdleMs) {
+      // Only what this server could have written is a session (second review 2.3): not one used
+      // or made in the future (a planted row; CLOCK_SKEW_MS allows for instances' clocks), and
+      // none older than the lifetime, whatever its expires_at says.
+      const age = now.getTime() - row.createdAt.getTime();
+      if (
+        row.expiresAt <= now ||
+        idleFor > config.sessionIdleMs ||
+        idleFor < -CLOCK_SKEW_MS ||
+        age < -CLOCK_SKEW_MS ||
+        age > config.sessionTtlMs
+      ) {
         await repo.deleteSession(db, hash);
         return null;
       }
