@@ -43,6 +43,7 @@ function without<T>(record: Readonly<Record<string, T>>, ids: readonly string[])
 }
 
 export const reviewStore = {
+  get: (): ReviewState => state,
   setPage: (page: number) => set({ page }),
   setTick: (id: string, on: boolean) => set({ ticks: { ...state.ticks, [id]: on } }),
   /** A pledge chosen for a line is ticked with it. */

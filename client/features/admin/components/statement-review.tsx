@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { formatMoney } from '@shared/format';
 import { formatCents } from '@shared/format-cents';
 import type { AdminPledge } from '@shared/schemas/pledge';
@@ -71,6 +71,10 @@ export function StatementReview() {
   const pledges = new Set(ticked.map((l) => pledgeOf(review, l)!.id)).size;
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   const last = review.lastImport;
+  // Lines confirmed or dismissed can leave the page shown past the end: show the last page.
+  useEffect(() => {
+    if (data && review.page > pages) reviewStore.setPage(pages);
+  }, [data, review.page, pages]);
 
   function confirmTicked() {
     const batch = ticked.map((l) => ({ lineId: l.id, pledgeId: pledgeOf(review, l)!.id }));
