@@ -21,6 +21,8 @@ import type {
 import type { Progress, ProgressUpdate } from '@shared/schemas/progress';
 import type { AuditPage } from '@shared/schemas/audit';
 import type {
+  DismissedLinesPage,
+  ReviewLinesPage,
   StatementImportResult,
   StatementMapping,
   StatementPreview,
@@ -284,26 +286,95 @@ async function postJson<T>(url: string, body: unknown): Promise<T> {
 export const previewStatement = (content: string) =>
   postJson<StatementPreview>('/api/admin/statements/preview', { content });
 
-export const openStatementLines = () =>
-  getJson<{ lines: StatementImportResult['lines'] }>('/api/admin/statements/lines');
-
 export const importStatement = (fileName: string, content: string, mapping: StatementMapping) =>
   postJson<StatementImportResult>('/api/admin/statements/import', { fileName, content, mapping });
 
-/** Confirms the ticked statement lines in one batch; refreshes pledges, progress and activity. */
+/**
+ * The review of open statement lines (docs/decisions/013-statement-matching.md). Its pages stay in
+ * the cache when the Import tab unmounts, so coming back shows them at once (and refreshes them).
+ */
+export const statementKeys = {
+  all: ['statements'] as const,
+  lines: (page: number) => ['statements', 'lines', page] as const,
+  dismissed: ['statements', 'dismissed'] as const,
+};
+
+export function useStatementLines(page: number) {
+  return useQuery({
+    queryKey: statementKeys.lines(page),
+    queryFn: () => getJson<ReviewLinesPage>(`/api/admin/statements/lines?page=${page}`),
+    refetchOnMount: 'always',
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useDismissedLines(enabled: boolean) {
+  return useQuery({
+    queryKey: statementKeys.dismissed,
+    queryFn: () => getJson<DismissedLinesPage>('/api/admin/statements/dismissed?pageSize=200'),
+    enabled,
+    refetchOnMount: 'always',
+  });
+}
+
+/** Pledges for the "Find a pledge" search of the review: by reference, name or e-mail. */
+export function usePledgeSearch(term: string) {
+  const search = term.trim();
+  return useQuery({
+    queryKey: [...queryKeys.adminPledges, 'statement-search', search],
+    queryFn: () =>
+      getJson<AdminPledgesResponse>(
+        `/api/admin/pledges?${new URLSearchParams({ search, pageSize: '10' })}`,
+      ),
+    enabled: search.length >= 2,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useDismissLine() {
+  return useAdminMutation<{ id: string; reason: string }>({
+    mutationFn: ({ id, reason }) =>
+      postJson(`/api/admin/statements/lines/${id}/dismiss`, { reason }),
+    invalidate: [statementKeys.all],
+    success: (_data, { reason }) => ({
+      title: 'Line dismissed',
+      description: `Dismissed as "${reason}". You can restore it from the dismissed lines.`,
+    }),
+    fallback: 'The line could not be dismissed.',
+  });
+}
+
+export function useRestoreLine() {
+  return useAdminMutation<string>({
+    mutationFn: (id) => postJson(`/api/admin/statements/lines/${id}/restore`, {}),
+    invalidate: [statementKeys.all],
+    success: { title: 'Line restored', description: 'The line is back in the review.' },
+    fallback: 'The line could not be restored.',
+  });
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * Confirms the ticked statement lines in one batch; refreshes pledges, progress, activity and the
+ * review. The toast counts lines and pledges apart (two lines can pay one pledge).
+ */
 export function useConfirmStatementLines() {
   return useAdminMutation<
     { lineId: string; pledgeId: string }[],
     { confirmed: number; skipped: number }
   >({
     mutationFn: (lines) => postJson('/api/admin/statements/confirm', { lines }),
-    invalidate: pledgeRelatedKeys,
-    success: (r) => ({
-      title: 'Payments confirmed',
-      description:
-        `${r.confirmed} pledge${r.confirmed === 1 ? '' : 's'} confirmed from the statement.` +
-        (r.skipped ? ` ${r.skipped} line(s) were already confirmed.` : ''),
-    }),
+    invalidate: [...pledgeRelatedKeys, statementKeys.all],
+    success: (r, lines) => {
+      const pledges = new Set(lines.map((l) => l.pledgeId)).size;
+      return {
+        title: 'Payments confirmed',
+        description: r.skipped
+          ? `${plural(r.confirmed, 'line')} confirmed; ${plural(r.skipped, 'line')} had been confirmed already.`
+          : `${plural(r.confirmed, 'line')} matched: ${plural(pledges, 'pledge')} confirmed from the statement.`,
+      };
+    },
     fallback: CONFIRM_TOASTS.confirmFailed,
   });
 }

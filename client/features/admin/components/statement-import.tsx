@@ -1,20 +1,16 @@
-import { useEffect, useState, type ChangeEvent } from 'react';
+import { useState, type ChangeEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   STATEMENT_MAX_BYTES,
-  type StatementImportResult,
   type StatementMapping as Mapping0,
   type StatementPreview,
 } from '@shared/schemas/statement';
 import { errorMessage } from '../../../lib/api-client';
-import {
-  importStatement,
-  openStatementLines,
-  previewStatement,
-  useConfirmStatementLines,
-} from '../api';
+import { importStatement, previewStatement, statementKeys } from '../api';
 import { Label } from '../../../components/ui/label';
+import { reviewStore } from '../review-store';
 import { StatementMapping, type Mapping } from './statement-mapping';
-import { preTicked, StatementReview } from './statement-review';
+import { StatementReview } from './statement-review';
 
 function toBase64(buffer: ArrayBuffer): string {
   const bytes = new Uint8Array(buffer);
@@ -33,40 +29,14 @@ export function StatementImport() {
   const [file, setFile] = useState<{ name: string; content: string } | null>(null);
   const [preview, setPreview] = useState<StatementPreview | null>(null);
   const [mapping, setMapping] = useState<Mapping>({});
-  const [result, setResult] = useState<StatementImportResult | null>(null);
-  const [ticked, setTicked] = useState<Set<string>>(new Set());
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const confirm = useConfirmStatementLines();
-
-  // Lines left open by earlier imports are listed straight away, for later review.
-  useEffect(() => {
-    let live = true;
-    void openStatementLines()
-      .then((r) => {
-        if (live && r.lines.length > 0)
-          setResult(
-            (current) =>
-              current ?? {
-                credits: 0,
-                newLines: 0,
-                alreadyImported: 0,
-                skipped: 0,
-                lines: r.lines,
-              },
-          );
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, []);
+  const queryClient = useQueryClient();
 
   async function onFile(e: ChangeEvent<HTMLInputElement>) {
     const f = e.target.files?.[0];
     setError(null);
     setPreview(null);
-    setResult(null);
     if (!f) return;
     if (f.size > STATEMENT_MAX_BYTES) {
       setError('The file is larger than 5 MB. Export a shorter period.');
@@ -92,24 +62,15 @@ export function StatementImport() {
     setError(null);
     try {
       const r = await importStatement(file.name, file.content, mapping as Mapping0);
-      setResult(r);
-      setTicked(new Set(r.lines.filter(preTicked).map((l) => l.id)));
+      // The review lists the open lines page by page (its own query); the counts stay with it.
+      const { credits, newLines, alreadyImported, skipped } = r;
+      reviewStore.imported({ fileName: file.name, credits, newLines, alreadyImported, skipped });
+      await queryClient.invalidateQueries({ queryKey: statementKeys.all });
     } catch (err) {
       setError(errorMessage(err, 'The statement could not be imported.'));
     } finally {
       setBusy(false);
     }
-  }
-
-  function confirmTicked() {
-    if (!result) return;
-    const lines = result.lines
-      .filter((l) => ticked.has(l.id) && l.pledge)
-      .map((l) => ({ lineId: l.id, pledgeId: l.pledge!.id }));
-    confirm.mutate(lines, {
-      onSuccess: () =>
-        setResult({ ...result, lines: result.lines.filter((l) => !ticked.has(l.id)) }),
-    });
   }
 
   return (
@@ -150,15 +111,7 @@ export function StatementImport() {
         />
       ) : null}
 
-      {result ? (
-        <StatementReview
-          result={result}
-          ticked={ticked}
-          setTicked={setTicked}
-          onConfirm={confirmTicked}
-          confirming={confirm.isPending}
-        />
-      ) : null}
+      <StatementReview />
     </section>
   );
 }
