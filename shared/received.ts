@@ -1,4 +1,5 @@
 import { UNIT_PRICE_CENTS, type Currency } from './constants';
+import { formatMinor } from './format';
 
 /**
  * Money received against a pledge: the one home of the payment states and their math
@@ -114,4 +115,43 @@ export function paymentState(p: ReceivedFields): PaymentState {
 /** Still owed by paid pledges (pending ones owe their amount): true when anything is owed. */
 export function isOwing(state: PaymentState): boolean {
   return state === 'pending' || state === 'part-paid';
+}
+
+/** What the admin table, the status page and the e-mails say about the money of a pledge. */
+export interface PaymentTextInput {
+  amount: number;
+  currency: Currency;
+  isPaid: boolean;
+  amountReceived?: number | null;
+  currencyReceived?: Currency | null;
+  /** Cents of currencyReceived; falls back to amountReceived. */
+  amountReceivedMinor?: number | null;
+  /** Cents credited in the pledge's currency. */
+  receivedMinor?: number | null;
+}
+
+/**
+ * "US$30 of US$50 received · US$20 to go", "US$150 of US$50 received · US$100 over",
+ * "US$50 received", and for money in the other currency "J$3,040 (≈ US$20 at the campaign rate)
+ * of US$50 received · US$30 to go". Empty while pending.
+ */
+export function paymentProgressText(p: PaymentTextInput): string {
+  if (!p.isPaid) return '';
+  const s = paymentSummary(p);
+  const receivedCurrency = p.currencyReceived ?? p.currency;
+  const arrivedMinor =
+    p.amountReceivedMinor ??
+    (p.amountReceived !== null && p.amountReceived !== undefined
+      ? Math.round(p.amountReceived * 100)
+      : convertMinor(s.receivedMinor, p.currency, receivedCurrency));
+  const arrived =
+    receivedCurrency === p.currency
+      ? formatMinor(arrivedMinor, receivedCurrency)
+      : `${formatMinor(arrivedMinor, receivedCurrency)} (≈ ${formatMinor(s.receivedMinor, p.currency)} at the campaign rate)`;
+  const pledged = formatMinor(s.pledgedMinor, p.currency);
+  if (s.state === 'part-paid')
+    return `${arrived} of ${pledged} received · ${formatMinor(s.outstandingMinor, p.currency)} to go`;
+  if (s.state === 'over-paid')
+    return `${arrived} of ${pledged} received · ${formatMinor(s.overpaidMinor, p.currency)} over`;
+  return `${arrived} received`;
 }
