@@ -58,3 +58,6 @@ export const LIVE_EVENT_NAME = 'progress';
 export const LIVE_MIN_INTERVAL_MS = 500;
 /** How often the home asks for the numbers when the live stream is not available. */
 export const LIVE_POLL_MS = 30_000;
+
+/** The campaign's time zone: the day a payment is recorded on, the dates in e-mails. */
+export const CAMPAIGN_TIME_ZONE = 'America/Jamaica';

@@ -19,6 +19,25 @@ export function formatMoney(amount: number, currency: Currency | string): string
   return `${prefix}${formatNumber(amount)}`;
 }
 
+/**
+ * Money in minor units (cents): "J$12.34", and "US$30" when there are no cents, so whole amounts
+ * read as everywhere else on the site.
+ */
+export function formatMinor(minor: number, currency: Currency | string): string {
+  const prefix = currency === 'USD' ? CURRENCY_PREFIX.USD : CURRENCY_PREFIX.JMD;
+  const whole = Math.round(minor);
+  const sign = whole < 0 ? '-' : '';
+  const abs = Math.abs(whole);
+  const cents = abs % 100;
+  const units = formatNumber((abs - cents) / 100);
+  return `${sign}${prefix}${units}${cents ? `.${String(cents).padStart(2, '0')}` : ''}`;
+}
+
+/** Like formatMoney for an amount in units that may carry cents (12.34). */
+export function formatMoneyExact(amount: number, currency: Currency | string): string {
+  return formatMinor(Math.round(amount * 100), currency);
+}
+
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
   ['month', 30 * 24 * 3600],

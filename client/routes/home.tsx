@@ -60,6 +60,7 @@ export function HomePage() {
               currentAmount={progress.data?.currentAmount}
               goalAmount={progress.data?.goalAmount}
               confirmedAmount={progress.data?.confirmedAmount}
+              outstandingAmount={progress.data?.outstandingAmount}
               isLoading={progress.isLoading}
             />
             <PledgeNowButton size="lg" className="mt-5 w-full text-lg" />

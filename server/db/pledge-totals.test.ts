@@ -22,7 +22,9 @@ async function scanned(db: TestDb) {
       coalesce(sum(coalesce(amount_received, amount))
         filter (where is_paid and coalesce(currency_received, currency) = 'JMD'), 0)::float8
         as "receivedJmd",
-      count(distinct lower(email)) filter (where is_paid)::int as "donorCount"
+      count(distinct lower(email)) filter (where is_paid)::int as "donorCount",
+      coalesce(sum(case when is_paid then greatest(0, containers - coalesce(received_containers, containers))
+        else containers end), 0)::float8 as "outstandingContainers"
     from pledges`)) as unknown as { rows: Record<string, number>[] };
   return Object.fromEntries(Object.entries(res.rows[0]!).map(([k, v]) => [k, Number(v)]));
 }

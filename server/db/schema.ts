@@ -61,6 +61,14 @@ export const pledges = pgTable(
     /** Containers the received money buys: what confirmedAmount sums (triggers of 0010). */
     receivedContainers: bigint('received_containers', { mode: 'number' }),
     /**
+     * Minor units (migration 0016, pledges/service.ts keeps them): what arrived in cents of
+     * `currency_received` (amount_received is its whole units, for the totals of 0010), and the same
+     * money credited to the pledge in cents of the pledge's own currency (the sum of its active
+     * payments' credited_minor): the payment state and the outstanding balance come from it.
+     */
+    amountReceivedMinor: bigint('amount_received_minor', { mode: 'number' }),
+    receivedMinor: bigint('received_minor', { mode: 'number' }),
+    /**
      * The Idempotency-Key the pledge dialog sent: a retried POST answers with this
      * pledge instead of storing a second one. Honoured for 24 hours.
      */
@@ -82,7 +90,7 @@ export const pledges = pgTable(
     ),
     check(
       'pledges_amount_received_positive',
-      sql`${t.amountReceived} IS NULL OR ${t.amountReceived} >= 1`,
+      sql`${t.amountReceived} IS NULL OR ${t.amountReceived} >= 0`,
     ),
   ],
 );
@@ -106,6 +114,14 @@ export const pledgeTotals = pgTable(
     receivedUsd: bigint('received_usd', { mode: 'number' }).notNull().default(0),
     receivedJmd: bigint('received_jmd', { mode: 'number' }).notNull().default(0),
     donorCount: bigint('donor_count', { mode: 'number' }).notNull().default(0),
+    /**
+     * The containers still owed, summed pledge by pledge (a pending pledge's containers, a part-paid
+     * one's containers not yet received, 0 for a paid or over-paid one): an overpayment never
+     * cancels another donor's debt (migration 0016).
+     */
+    outstandingContainers: bigint('outstanding_containers', { mode: 'number' })
+      .notNull()
+      .default(0),
     /** +1 per changing statement, in commit order (row lock): lets readers keep the newest. */
     version: bigint('version', { mode: 'number' }).notNull().default(0),
   },

@@ -28,6 +28,8 @@ export interface CampaignTotals {
   receivedUsd: number;
   receivedJmd: number;
   donorCount: number;
+  /** Containers still owed, pledge by pledge (migration 0016). */
+  outstandingContainers: number;
 }
 
 export interface ProgressSettings {
@@ -72,6 +74,7 @@ export class CampaignSnapshot {
   private totalsVersion = -1;
   private pledgeContainers = 0;
   private confirmedContainers = 0;
+  private outstandingContainers = 0;
   private pledgeCount = 0;
   private paidCount = 0;
   private totalUSD = 0;
@@ -104,6 +107,7 @@ export class CampaignSnapshot {
       manualAdjustment: this.manualAdjustment,
       goalAmount: this.goalAmount,
       confirmedAmount: this.confirmedContainers,
+      outstandingAmount: this.outstandingContainers,
       donorCount: this.donorCount,
       pledgeCount: this.pledgeCount,
       updatedAt: this.progressUpdatedAt.toISOString(),
@@ -247,6 +251,7 @@ export class CampaignSnapshot {
     this.totalsVersion = t.version;
     this.pledgeContainers = t.containers;
     this.confirmedContainers = t.confirmedContainers;
+    this.outstandingContainers = t.outstandingContainers;
     this.pledgeCount = t.pledgeCount;
     this.paidCount = t.paidCount;
     this.totalUSD = t.usdAmount;

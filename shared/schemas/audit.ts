@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = {
   'pledge.edit': 'Edited pledge',
   'pledge.delete': 'Deleted pledge',
   'pledge.resend_instructions': 'Resent payment instructions',
+  'payment.reverse': 'Reversed payment',
   'pledges.export': 'Exported pledges CSV',
   'statement.import': 'Imported bank statement',
   'statement.dismiss': 'Dismissed statement line',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../constants';
+import { PAYMENT_STATES } from '../received';
 
 /**
  * The donor's own view of a pledge on the status page (docs/decisions/014-email-outbox.md): never
@@ -12,13 +13,18 @@ export const donorPledgeViewSchema = z.object({
   currency: z.enum(CURRENCIES),
   containers: z.number().int(),
   createdAt: z.iso.datetime(),
-  /** pending, part-paid or paid (shared/received.ts). */
-  status: z.enum(['pending', 'part-paid', 'paid']),
+  /** pending, part-paid, paid or over-paid (shared/received.ts). */
+  status: z.enum(PAYMENT_STATES),
   reference: z.string(),
-  amountReceived: z.number().int().nullable(),
+  amountReceived: z.number().nullable(),
   currencyReceived: z.enum(CURRENCIES).nullable(),
   /** Still owed, in the pledge's currency. */
   outstandingAmount: z.number(),
+  /** In cents: what arrived (of currencyReceived), credited (pledge currency), owed, over paid. */
+  amountReceivedMinor: z.number().int().nullable().optional(),
+  receivedMinor: z.number().int().optional(),
+  outstandingMinor: z.number().int().optional(),
+  overpaidMinor: z.number().int().optional(),
   paymentConfirmedAt: z.iso.datetime().nullable(),
   /** When the donor pressed "I've sent the transfer". */
   donorSaysSentAt: z.iso.datetime().nullable(),

@@ -6,6 +6,7 @@ import {
   PLEDGE_AMOUNT_MAX,
   PLEDGE_AMOUNT_MIN,
 } from '../constants';
+import { PAYMENT_STATES } from '../received';
 import { humanText } from './text';
 
 export const AMOUNT_MIN_MESSAGE = 'Pledge amount must be at least $1';
@@ -32,6 +33,9 @@ export const pledgeAmount = z
 
 export const currencySchema = z.enum(CURRENCIES, { error: 'Currency must be USD or JMD' });
 
+/** The one list of payment states (shared/received.ts). */
+export const paymentStateSchema = z.enum(PAYMENT_STATES);
+
 /** POST /api/pledges. Unknown keys (id, isPaid, createdAt…) are dropped by z.object. */
 export const pledgeCreateSchema = z.object({
   name: pledgeName,
@@ -56,6 +60,14 @@ export const amountReceivedSchema = z
   .max(PLEDGE_AMOUNT_MAX * 200, { error: 'Amount received is too large' })
   .int({ error: RECEIVED_MESSAGE });
 
+const RECEIVED_MINOR_MESSAGE = 'Amount received must be at least 0.01';
+/** The same in cents (J$12.34 = 1234), for money that arrived with cents. */
+export const amountReceivedMinorSchema = z
+  .number({ error: RECEIVED_MINOR_MESSAGE })
+  .min(1, { error: RECEIVED_MINOR_MESSAGE })
+  .max(PLEDGE_AMOUNT_MAX * 200 * 100, { error: 'Amount received is too large' })
+  .int({ error: 'Amount received must be a whole number of cents' });
+
 export const EDIT_AMOUNT_MESSAGE = 'Please enter a valid amount (minimum $1)';
 
 /** The amount an admin may set on an existing pledge (the edit dialog checks it too). */
@@ -74,6 +86,8 @@ export const pledgeEditSchema = z.object({
       amount: pledgeEditAmount.optional(),
       /** Only for a confirmed pledge (a later instalment, a correction). */
       amountReceived: amountReceivedSchema.optional(),
+      /** The total received in cents (wins over amountReceived): J$12.34 is 1234. */
+      amountReceivedMinor: amountReceivedMinorSchema.optional(),
       currencyReceived: currencySchema.optional(),
     },
     { error: 'updates must be an object' },
@@ -118,13 +132,25 @@ export const adminPledgeSchema = publicPledgeSchema.extend({
    * donor in the POST answer.
    */
   reference: z.string(),
-  /** What arrived, recorded at confirmation: null while pending. */
-  amountReceived: z.number().int().nullable(),
+  /**
+   * What arrived, in units of currencyReceived (12.34 when cents arrived): null while pending.
+   * amountReceivedMinor is the same in cents.
+   */
+  amountReceived: z.number().nullable(),
   currencyReceived: currencySchema.nullable(),
+  amountReceivedMinor: z.number().int().nullable().optional(),
+  /** What arrived credited to the pledge, in cents of the pledge's currency (0 while pending). */
+  receivedMinor: z.number().int().optional(),
   /** Still owed in the pledge's currency: the amount while pending, 0 once fully paid. */
   outstandingAmount: z.number(),
-  /** "pending", "part-paid" or "paid": isPaid stays true for a part payment. */
-  paymentState: z.enum(['pending', 'part-paid', 'paid']),
+  outstandingMinor: z.number().int().optional(),
+  /** Received beyond the pledge, in cents of the pledge's currency (0 unless over paid). */
+  overpaidMinor: z.number().int().optional(),
+  /**
+   * pending, part-paid, paid or over-paid (shared/received.ts): isPaid stays true for a part
+   * payment.
+   */
+  paymentState: paymentStateSchema,
   /**
    * The admin table: when the donor pressed "I've sent the transfer"
    * (docs/decisions/014-email-outbox.md).
@@ -199,6 +225,8 @@ export type AdminPledgePage = z.infer<typeof adminPledgePageSchema>;
 export const pledgeConfirmSchema = z
   .object({
     amountReceived: amountReceivedSchema.optional(),
+    /** What arrived in cents (wins over amountReceived): J$12.34 is 1234. */
+    amountReceivedMinor: amountReceivedMinorSchema.optional(),
     currencyReceived: currencySchema.optional(),
   })
   .nullish()

@@ -28,8 +28,14 @@ export const progressSchema = z.object({
   currentAmount: z.number().int(),
   manualAdjustment: z.number().int(),
   goalAmount: z.number().int(),
-  /** Containers of paid pledges only. */
+  /** Containers of the money received (an overpayment counts in full). */
   confirmedAmount: z.number().int(),
+  /**
+   * Containers pledged and not yet received, summed pledge by pledge: a pending pledge's
+   * containers, a part-paid one's containers still owed; an overpayment never cancels another
+   * donor's debt (the home's "pledged, not yet received").
+   */
+  outstandingAmount: z.number().int().optional(),
   /**
    * Distinct donors by e-mail, case-insensitive (see docs/decisions/008-security-review-fixes.md).
    */

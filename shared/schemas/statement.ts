@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencySchema } from './pledge';
+import { currencySchema, paymentStateSchema } from './pledge';
 
 /** The largest statement file accepted: bounds what one upload costs to decode and parse. */
 export const STATEMENT_MAX_BYTES = 5 * 1024 * 1024;
@@ -85,7 +85,7 @@ export const proposedPledgeSchema = z.object({
   reference: z.string(),
   amount: z.number().int(),
   currency: currencySchema,
-  paymentState: z.enum(['pending', 'part-paid', 'paid']),
+  paymentState: paymentStateSchema,
   outstandingAmount: z.number(),
 });
 export type ProposedPledge = z.infer<typeof proposedPledgeSchema>;
@@ -177,6 +177,8 @@ export type StatementImportResult = z.infer<typeof statementImportResultSchema>;
 export const statementConfirmResultSchema = z.object({
   confirmed: z.number().int(),
   skipped: z.number().int(),
+  /** The lines skipped (already matched elsewhere, or their pledge deleted). */
+  skippedLines: z.array(z.string()).optional(),
 });
 
 /** The reasons the review offers for dismissing a line; "Other" asks for the admin's words. */

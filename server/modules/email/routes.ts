@@ -70,6 +70,10 @@ export function donorView(
     amountReceived: admin.amountReceived,
     currencyReceived: admin.currencyReceived,
     outstandingAmount: admin.outstandingAmount,
+    amountReceivedMinor: admin.amountReceivedMinor,
+    receivedMinor: admin.receivedMinor,
+    outstandingMinor: admin.outstandingMinor,
+    overpaidMinor: admin.overpaidMinor,
     paymentConfirmedAt: admin.paymentConfirmedAt,
     donorSaysSentAt: link.donorSaysSentAt?.toISOString() ?? null,
   };

@@ -173,6 +173,9 @@ function emailPledge(row: pledgeRepo.PledgeRow): EmailData['pledge'] {
     amountReceived: admin.amountReceived,
     currencyReceived: admin.currencyReceived,
     outstandingAmount: admin.outstandingAmount,
+    amountReceivedMinor: admin.amountReceivedMinor,
+    outstandingMinor: admin.outstandingMinor,
+    overpaidMinor: admin.overpaidMinor,
     paymentConfirmedAt: row.paymentConfirmedAt,
   };
 }

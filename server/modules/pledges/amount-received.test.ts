@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '@shared/containers';
 import type { AdminPledge, PledgeStats } from '@shared/schemas/pledge';
-import { convertAmount, outstandingBalance, paymentState } from '@shared/received';
+import { convertAmount, outstandingBalance, paymentState, paymentSummary } from '@shared/received';
 import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { pledgeStats, readPledgeTotals } from './repo';
 
@@ -21,8 +21,13 @@ describe('received money (pure)', () => {
     expect(paymentState(part)).toBe('part-paid');
     expect(outstandingBalance(part)).toBe(5);
     const over = { ...part, amountReceived: 120 };
-    expect(paymentState(over)).toBe('paid');
+    expect(paymentState(over)).toBe('over-paid');
     expect(outstandingBalance(over)).toBe(0);
+    expect(paymentSummary(over)).toMatchObject({ overpaidMinor: 2000, outstandingMinor: 0 });
+    // Cents count: US$99.99 of US$100 is part paid, with one cent to go.
+    const cents = { ...part, amountReceived: null, receivedMinor: 9999 };
+    expect(paymentSummary(cents)).toMatchObject({ state: 'part-paid', outstandingMinor: 1 });
+    expect(paymentState({ ...cents, receivedMinor: 10_000 })).toBe('paid');
   });
 });
 
@@ -127,7 +132,9 @@ describe('confirming with the amount received', () => {
     expect(await res.json()).toMatchObject({
       amountReceived: 15_000,
       currencyReceived: 'JMD',
-      outstandingAmount: 2, // J$15,000 = US$98 (rounded down)
+      // J$15,000 = US$98.68 (cents rounded down): US$1.32 to go.
+      outstandingAmount: 1.32,
+      outstandingMinor: 132,
       paymentState: 'part-paid',
     });
     // A currency alone: the pledged amount in that currency.

@@ -105,6 +105,10 @@ describe('GET /api/pledges', () => {
         'currencyReceived',
         'outstandingAmount',
         'paymentState',
+        'amountReceivedMinor',
+        'receivedMinor',
+        'outstandingMinor',
+        'overpaidMinor',
       ].sort(),
     );
     const res = await app.request('/api/pledges?limit=2', { cookie: adminClient.cookie });

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { containersFor } from '@shared/containers';
-import type { Currency } from '@shared/constants';
+import { UNIT_PRICE_CENTS, type Currency } from '@shared/constants';
 import { DEFAULT_REFERENCE_PREFIX, parseReference } from '@shared/payment-reference';
-import { convertAmount, outstandingBalance, paymentState } from '@shared/received';
+import { convertAmount, paymentSummary } from '@shared/received';
 import type {
   AdminPledge,
   AdminPledgeQuery,
@@ -11,7 +11,7 @@ import type {
   PublicPledge,
 } from '@shared/schemas/pledge';
 import type { DbOrTx } from '../../db/client';
-import { pledges, pledgeTotals } from '../../db/schema';
+import { payments, pledges, pledgeTotals } from '../../db/schema';
 import type { RecentPledge } from '../../read-model/snapshot';
 
 export type PledgeRow = typeof pledges.$inferSelect;
@@ -23,18 +23,35 @@ export type TimedPledgeRow = PledgeRow & { createdMicros: number };
 
 const createdMicros = sql<number>`(extract(epoch from ${pledges.createdAt}) * 1000000)::float8`;
 
-/** A paid row written without received fields (older code, direct SQL) counts as paid in full. */
+/**
+ * What arrived, as the API shows it: whole units of the spec era, with cents when cents arrived
+ * (12.34). A paid row written without received fields (older code, direct SQL) counts as paid in
+ * full.
+ */
 function receivedOf(r: PledgeRow) {
-  if (!r.isPaid) return { amountReceived: null, currencyReceived: null };
-  return {
-    amountReceived: r.amountReceived ?? r.amount,
-    currencyReceived: r.currencyReceived ?? r.currency,
-  };
+  if (!r.isPaid) return { amountReceived: null, currencyReceived: null, amountReceivedMinor: null };
+  const currencyReceived = r.currencyReceived ?? r.currency;
+  const amountReceivedMinor =
+    r.amountReceivedMinor ??
+    (r.amountReceived ?? convertAmount(r.amount, r.currency, currencyReceived)) * 100;
+  return { amountReceived: amountReceivedMinor / 100, currencyReceived, amountReceivedMinor };
+}
+
+/** The payment state and balances of a row (shared/received.ts), in cents. */
+export function summaryOf(r: PledgeRow) {
+  return paymentSummary({
+    amount: r.amount,
+    currency: r.currency,
+    isPaid: r.isPaid,
+    amountReceived: r.amountReceived,
+    currencyReceived: r.currencyReceived,
+    receivedMinor: r.receivedMinor,
+  });
 }
 
 export function toAdminPledge(r: PledgeRow): AdminPledge {
   const received = receivedOf(r);
-  const money = { amount: r.amount, currency: r.currency, isPaid: r.isPaid, ...received };
+  const summary = summaryOf(r);
   return {
     id: r.id,
     name: r.name,
@@ -48,8 +65,11 @@ export function toAdminPledge(r: PledgeRow): AdminPledge {
     createdAt: r.createdAt.toISOString(),
     reference: r.reference,
     ...received,
-    outstandingAmount: outstandingBalance(money),
-    paymentState: paymentState(money),
+    receivedMinor: summary.receivedMinor,
+    outstandingAmount: summary.outstandingMinor / 100,
+    outstandingMinor: summary.outstandingMinor,
+    overpaidMinor: summary.overpaidMinor,
+    paymentState: summary.state,
   };
 }
 
@@ -142,6 +162,8 @@ export async function insertPledges(
       amountReceived: null,
       currencyReceived: null,
       receivedContainers: null,
+      amountReceivedMinor: null,
+      receivedMinor: null,
       idempotencyKey: v.idempotencyKey ?? null,
       createdMicros: Number(r.created_micros),
     };
@@ -203,74 +225,153 @@ export async function findPledge(db: DbOrTx, id: string): Promise<PledgeRow | un
   return rows[0];
 }
 
-export interface Received {
-  amountReceived: number;
-  currencyReceived: Currency;
-}
+/** A unit price in cents by currency, in SQL (the campaign's rate: J$16.72 = US$0.11). */
+const unitCents = (currency: SQL | Currency) =>
+  typeof currency === 'string'
+    ? sql.raw(`${UNIT_PRICE_CENTS[currency]}::bigint`)
+    : sql`(case ${currency} when 'USD' then 11 else 1672 end)::bigint`;
 
-/** What a confirmation records: what the admin says arrived, by default the pledge itself. */
-export function receivedValues(current: PledgeRow, input: Partial<Received>) {
-  const currencyReceived = input.currencyReceived ?? current.currency;
-  const amountReceived =
-    input.amountReceived ?? convertAmount(current.amount, current.currency, currencyReceived);
-  return {
-    amountReceived,
-    currencyReceived,
-    receivedContainers: containersFor(amountReceived, currencyReceived),
-  };
+/**
+ * The pledge row, locked until the transaction ends (`SELECT ... FOR UPDATE`): two payments of
+ * one pledge are recorded one after the other on PostgreSQL. On PGlite (one connection) every
+ * transaction is already serial.
+ */
+export async function lockPledge(db: DbOrTx, id: string): Promise<PledgeRow | undefined> {
+  const rows = await db.select().from(pledges).where(eq(pledges.id, id)).for('update');
+  return rows[0];
 }
 
 /**
- * Pending -> paid, once: a second confirm (or 20 racing ones) leaves the first timestamp and the
- * first amount received. Without `received`, the pledged amount arrived.
+ * A paid row without minor units (confirmed before migration 0016, or restored from an older
+ * backup) gets them from its whole received amount, in SQL, before a payment is added to it.
  */
-export async function confirmPledge(
-  db: DbOrTx,
-  id: string,
-  now: Date,
-  received?: ReturnType<typeof receivedValues>,
-) {
+export async function fillLegacyMinor(db: DbOrTx, id: string): Promise<void> {
+  await db.execute(sql`
+    update pledges set
+      currency_received = coalesce(currency_received, currency),
+      amount_received = coalesce(amount_received, amount),
+      amount_received_minor = coalesce(amount_received, amount) * 100,
+      received_minor = coalesce(amount_received, amount) * 100 * ${unitCents(sql`currency`)}
+        / ${unitCents(sql`coalesce(currency_received, currency)`)}
+    where id = ${id} and is_paid and received_minor is null`);
+}
+
+export interface MoneyDelta {
+  /** Cents of `currency` (negative to take a reversed payment off). */
+  amountMinor: number;
+  currency: Currency;
+  /** The same money in cents of the pledge's currency. */
+  creditedMinor: number;
+}
+
+/**
+ * Adds money to a pledge atomically, in one UPDATE whose every value is computed from the row as
+ * it is (`received_minor = received_minor + x`), never read-then-write: the pledge becomes paid
+ * (part paid, paid or over paid follow from the amounts), the first payment's currency becomes
+ * currency_received, and a payment in the other currency is added to it at the campaign's rate.
+ * The totals triggers (0006/0010/0013/0016) follow the row.
+ */
+export async function addReceived(db: DbOrTx, id: string, money: MoneyDelta, now: Date) {
+  const cur = money.currency;
+  const inReceivedCurrency = sql`(case when coalesce(currency_received, ${cur}) = ${cur} then ${money.amountMinor}::bigint
+      else ${money.amountMinor}::bigint * ${unitCents(sql`currency_received`)} / ${unitCents(cur)} end)`;
+  const newAmountMinor = sql`(coalesce(amount_received_minor, 0) + ${inReceivedCurrency})`;
+  const newReceivedMinor = sql`(coalesce(received_minor, 0) + ${money.creditedMinor}::bigint)`;
   const rows = await db
     .update(pledges)
     .set({
       isPaid: true,
-      paymentConfirmedAt: now,
-      ...(received ?? {
-        amountReceived: sql`${pledges.amount}`,
-        currencyReceived: sql`${pledges.currency}`,
-        receivedContainers: sql`${pledges.containers}`,
-      }),
+      paymentConfirmedAt: sql`coalesce(${pledges.paymentConfirmedAt}, ${now.toISOString()}::timestamptz)`,
+      currencyReceived: sql`coalesce(${pledges.currencyReceived}, ${cur})`,
+      amountReceivedMinor: newAmountMinor,
+      amountReceived: sql`${newAmountMinor} / 100`,
+      receivedMinor: newReceivedMinor,
+      receivedContainers: sql`${newReceivedMinor} / ${unitCents(sql`currency`)}`,
     })
-    .where(and(eq(pledges.id, id), eq(pledges.isPaid, false)))
+    .where(eq(pledges.id, id))
     .returning();
-  if (rows[0]) return { row: rows[0], changed: true };
-  const existing = await findPledge(db, id);
-  return existing ? { row: existing, changed: false } : undefined;
+  return rows[0];
+}
+
+/**
+ * Takes reversed payments off a pledge atomically (the inverse of addReceived, the same
+ * conversion); a pledge left without any active payment is pending again.
+ */
+export async function subtractReceived(db: DbOrTx, id: string, money: MoneyDelta[]) {
+  if (money.length === 0) return undefined;
+  const parts = money.map(
+    (m) => sql`(case when currency_received = ${m.currency} then ${m.amountMinor}::bigint
+      else ${m.amountMinor}::bigint * ${unitCents(sql`currency_received`)} / ${unitCents(m.currency)} end)`,
+  );
+  const credited = money.reduce((sum, m) => sum + m.creditedMinor, 0);
+  const newAmountMinor = sql`greatest(0, coalesce(amount_received_minor, 0) - (${sql.join(parts, sql` + `)}))`;
+  const newReceivedMinor = sql`greatest(0, coalesce(received_minor, 0) - ${credited}::bigint)`;
+  const rows = await db
+    .update(pledges)
+    .set({
+      amountReceivedMinor: newAmountMinor,
+      amountReceived: sql`${newAmountMinor} / 100`,
+      receivedMinor: newReceivedMinor,
+      receivedContainers: sql`${newReceivedMinor} / ${unitCents(sql`currency`)}`,
+    })
+    .where(eq(pledges.id, id))
+    .returning();
+  return rows[0];
+}
+
+export type PaymentRow = typeof payments.$inferSelect;
+export type NewPayment = typeof payments.$inferInsert;
+
+export async function insertPayment(db: DbOrTx, values: NewPayment): Promise<PaymentRow> {
+  const rows = await db.insert(payments).values(values).returning();
+  return rows[0]!;
+}
+
+/** The payments of a pledge still counted (not reversed), oldest first. */
+export async function activePayments(db: DbOrTx, pledgeId: string): Promise<PaymentRow[]> {
+  return db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.pledgeId, pledgeId), isNull(payments.reversedAt)))
+    .orderBy(asc(payments.recordedAt), asc(payments.id));
+}
+
+/** Every payment of these pledges (reversed ones too), oldest first. */
+export async function paymentsOf(db: DbOrTx, pledgeIds: string[]): Promise<PaymentRow[]> {
+  if (pledgeIds.length === 0) return [];
+  return db
+    .select()
+    .from(payments)
+    .where(inArray(payments.pledgeId, pledgeIds))
+    .orderBy(asc(payments.recordedAt), asc(payments.id));
+}
+
+/** The active payments recorded from these statement lines. */
+export async function activePaymentsOfLines(db: DbOrTx, lineIds: string[]) {
+  if (lineIds.length === 0) return [];
+  return db
+    .select()
+    .from(payments)
+    .where(and(inArray(payments.statementLineId, lineIds), isNull(payments.reversedAt)))
+    .orderBy(asc(payments.pledgeId), asc(payments.id));
+}
+
+/** Marks payments reversed, once: returns those this call reversed. */
+export async function markReversed(db: DbOrTx, ids: string[], now: Date) {
+  if (ids.length === 0) return [];
+  return db
+    .update(payments)
+    .set({ reversedAt: now })
+    .where(and(inArray(payments.id, ids), isNull(payments.reversedAt)))
+    .returning();
 }
 
 export async function updatePledge(
   db: DbOrTx,
   current: PledgeRow,
-  changes: {
-    name?: string;
-    email?: string;
-    amount?: number;
-    amountReceived?: number;
-    currencyReceived?: Currency;
-  },
+  changes: { name?: string; email?: string; amount?: number },
 ) {
-  const { amountReceived, currencyReceived, ...plain } = changes;
-  const set: Partial<typeof pledges.$inferInsert> = { ...plain };
-  if (amountReceived !== undefined || currencyReceived !== undefined) {
-    const before = receivedOf(current);
-    Object.assign(
-      set,
-      receivedValues(current, {
-        amountReceived: amountReceived ?? before.amountReceived ?? undefined,
-        currencyReceived: currencyReceived ?? before.currencyReceived ?? undefined,
-      }),
-    );
-  }
+  const set: Partial<typeof pledges.$inferInsert> = { ...changes };
   if (changes.amount !== undefined)
     set.containers = containersFor(changes.amount, current.currency);
   const rows = await db.update(pledges).set(set).where(eq(pledges.id, current.id)).returning();
@@ -283,8 +384,8 @@ export async function deletePledge(db: DbOrTx, id: string) {
   return rows[0];
 }
 
-/** Paid -> pending (an admin's mistake, a wrong statement match): the received money goes too. */
-export async function unconfirmPledge(db: DbOrTx, id: string) {
+/** Back to pending (every payment reversed, an un-confirm): the received money goes too. */
+export async function resetToPending(db: DbOrTx, id: string) {
   const rows = await db
     .update(pledges)
     .set({
@@ -293,12 +394,12 @@ export async function unconfirmPledge(db: DbOrTx, id: string) {
       amountReceived: null,
       currencyReceived: null,
       receivedContainers: null,
+      amountReceivedMinor: null,
+      receivedMinor: null,
     })
     .where(and(eq(pledges.id, id), eq(pledges.isPaid, true)))
     .returning();
-  if (rows[0]) return { row: rows[0], changed: true };
-  const existing = await findPledge(db, id);
-  return existing ? { row: existing, changed: false } : undefined;
+  return rows[0];
 }
 
 export type PledgeTotals = typeof pledgeTotals.$inferSelect;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EXPORT_FILE_NAME, PUBLIC_PLEDGES_MAX } from '@shared/constants';
+import { EXPORT_FILE_NAME, PUBLIC_PLEDGES_MAX, type Currency } from '@shared/constants';
 import { deletedSchema, idParamsSchema } from '@shared/schemas/api';
 import {
   adminPledgePageSchema,
@@ -19,34 +19,12 @@ import { NO_CHANGES_MESSAGE } from '@shared/schemas/update';
 import type { AppContext } from '../../context';
 import { BODY_NOT_OBJECT, badRequest, notFound } from '../../lib/http-error';
 import { sendCached, sendOnce, sendRaw } from '../../read-model/cached-body';
-import { audited, writeAudit, type AuditInput } from '../audit/repo';
+import { audited, writeAudit } from '../audit/repo';
+import { convertMinor } from '@shared/received';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
 import * as repo from './repo';
-
-/** The audit entry of a confirmation, by hand or from a bank statement line. */
-export function confirmAudit(
-  row: repo.PledgeRow,
-  source: 'manual' | 'statement',
-  extra: Record<string, unknown> = {},
-): AuditInput {
-  const p = repo.toAdminPledge(row);
-  return {
-    action: 'pledge.confirm',
-    targetType: 'pledge',
-    targetId: row.id,
-    pledgeId: row.id,
-    pledgeReference: row.reference,
-    details: {
-      source,
-      amount: p.amount,
-      currency: p.currency,
-      amountReceived: p.amountReceived,
-      currencyReceived: p.currencyReceived,
-      ...extra,
-    },
-  };
-}
+import { recordPayment, reverseAllPayments, setReceivedTotal } from './service';
 
 const NOT_FOUND = 'Pledge not found';
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -218,21 +196,33 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const { id } = request.params;
       const input = request.body;
-      const said = input.amountReceived !== undefined || input.currencyReceived !== undefined;
-      const current = said ? await repo.findPledge(db, id) : undefined;
-      if (said && !current) throw notFound(NOT_FOUND);
-      const received = current ? repo.receivedValues(current, input) : undefined;
+      // One use case for every way a payment is recorded (./service.ts): the receipt is queued in
+      // its transaction (docs/decisions/014-email-outbox.md).
       const result = await snapshot.write(() =>
-        audited(db, request, async (tx) => {
-          const r = await repo.confirmPledge(tx, id, config.now(), received);
-          // The receipt e-mail is queued in the confirmation's transaction (see
-          // docs/decisions/014-email-outbox.md).
-          if (r?.changed) await email.enqueue(tx, id, 'receipt');
-          return {
-            result: r,
-            // A repeated confirm changes nothing and is not an action.
-            audit: r?.changed ? confirmAudit(r.row, 'manual') : null,
-          };
+        db.transaction(async (tx) => {
+          const current = await repo.findPledge(tx, id);
+          if (!current) return undefined;
+          if (current.isPaid) return { row: current, changed: false };
+          const currency = input.currencyReceived ?? current.currency;
+          // Nothing said: the pledged amount arrived (in the currency said, at the campaign's rate).
+          const amountMinor =
+            input.amountReceivedMinor ??
+            (input.amountReceived !== undefined
+              ? input.amountReceived * 100
+              : convertMinor(current.amount * 100, current.currency, currency));
+          return recordPayment(tx, {
+            pledgeId: id,
+            amountMinor,
+            currency,
+            source:
+              input.amountReceived !== undefined || input.amountReceivedMinor !== undefined
+                ? 'record'
+                : 'confirm',
+            actor: request,
+            now: config.now(),
+            // A repeated confirm (or 20 racing ones) records nothing.
+            onlyIfPending: true,
+          });
         }),
       );
       if (!result) throw notFound(NOT_FOUND);
@@ -252,21 +242,20 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       const { id } = request.params;
       const result = await snapshot.write(() =>
         audited(db, request, async (tx) => {
-          const before = await repo.findPledge(tx, id);
-          const r = await repo.unconfirmPledge(tx, id);
+          // Every payment of the pledge is reversed (kept, with reversed_at) and it is pending.
+          const r = await reverseAllPayments(tx, id, { actor: request, now: config.now() });
           return {
             result: r,
-            audit:
-              r?.changed && before
-                ? {
-                    action: 'pledge.unconfirm',
-                    targetType: 'pledge',
-                    targetId: id,
-                    pledgeId: id,
-                    pledgeReference: before.reference,
-                    details: { before: repo.toAdminPledge(before) },
-                  }
-                : null,
+            audit: r?.changed
+              ? {
+                  action: 'pledge.unconfirm',
+                  targetType: 'pledge',
+                  targetId: id,
+                  pledgeId: id,
+                  pledgeReference: r.before.reference,
+                  details: { before: repo.toAdminPledge(r.before) },
+                }
+              : null,
           };
         }),
       );
@@ -296,50 +285,69 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
         changes.email = updates.email;
       if (updates.amount !== undefined && updates.amount !== current.amount)
         changes.amount = updates.amount;
-      // Money received (a second instalment, a corrected bank fee) is recorded on a confirmed
-      // pledge.
-      if (updates.amountReceived !== undefined || updates.currencyReceived !== undefined) {
+      // "Record payment" on a confirmed pledge: the total that arrived (a later instalment, a
+      // corrected bank fee), recorded as payments by the service.
+      let received: { totalMinor: number; currency: Currency } | undefined;
+      if (
+        updates.amountReceived !== undefined ||
+        updates.amountReceivedMinor !== undefined ||
+        updates.currencyReceived !== undefined
+      ) {
         if (!current.isPaid)
           throw badRequest('Confirm the payment before recording the amount received.');
         const before = repo.toAdminPledge(current);
-        if (
-          updates.amountReceived !== undefined &&
-          updates.amountReceived !== before.amountReceived
-        )
-          changes.amountReceived = updates.amountReceived;
-        if (
-          updates.currencyReceived !== undefined &&
-          updates.currencyReceived !== before.currencyReceived
-        )
-          changes.currencyReceived = updates.currencyReceived;
+        const totalMinor =
+          updates.amountReceivedMinor ??
+          (updates.amountReceived !== undefined
+            ? updates.amountReceived * 100
+            : before.amountReceivedMinor!);
+        const currency = updates.currencyReceived ?? before.currencyReceived!;
+        if (totalMinor !== before.amountReceivedMinor || currency !== before.currencyReceived)
+          received = { totalMinor, currency };
       }
-      if (Object.keys(changes).length === 0) throw badRequest(NO_CHANGES_MESSAGE);
-      const row = await snapshot.write(() =>
+      if (Object.keys(changes).length === 0 && !received) throw badRequest(NO_CHANGES_MESSAGE);
+      const outcome = await snapshot.write(() =>
         audited(db, request, async (tx) => {
-          const updated = await repo.updatePledge(tx, current, changes);
+          let updated: repo.PledgeRow | undefined = current;
+          let paid = false;
+          if (Object.keys(changes).length > 0)
+            updated = await repo.updatePledge(tx, current, changes);
+          if (updated && received) {
+            const r = await setReceivedTotal(tx, {
+              pledgeId: id,
+              ...received,
+              actor: request,
+              now: config.now(),
+            });
+            updated = r?.row;
+            paid = r?.changed ?? false;
+          }
           const before = repo.toAdminPledge(current);
           const after = updated ? repo.toAdminPledge(updated) : undefined;
           const keys = Object.keys(changes) as (keyof typeof changes)[];
           return {
-            result: updated,
-            audit: after
-              ? {
-                  action: 'pledge.edit',
-                  targetType: 'pledge',
-                  targetId: id,
-                  pledgeId: id,
-                  pledgeReference: current.reference,
-                  details: {
-                    before: Object.fromEntries(keys.map((k) => [k, before[k]])),
-                    after: Object.fromEntries(keys.map((k) => [k, after[k]])),
-                  },
-                }
-              : null,
+            result: updated ? { row: updated, paid } : undefined,
+            // The payment has its own entry (pledge.confirm); name, e-mail and amount this one.
+            audit:
+              after && keys.length > 0
+                ? {
+                    action: 'pledge.edit',
+                    targetType: 'pledge',
+                    targetId: id,
+                    pledgeId: id,
+                    pledgeReference: current.reference,
+                    details: {
+                      before: Object.fromEntries(keys.map((k) => [k, before[k]])),
+                      after: Object.fromEntries(keys.map((k) => [k, after[k]])),
+                    },
+                  }
+                : null,
           };
         }),
       );
-      if (!row) throw notFound(NOT_FOUND);
-      return repo.toAdminPledge(row);
+      if (!outcome) throw notFound(NOT_FOUND);
+      if (outcome.paid) email.worker.kick();
+      return repo.toAdminPledge(outcome.row);
     },
   );
 

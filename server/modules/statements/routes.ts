@@ -19,13 +19,12 @@ import {
   type StatementMapping,
   type StatementPreview,
 } from '@shared/schemas/statement';
-import { convertAmount } from '@shared/received';
 import type { AppContext } from '../../context';
 import { badRequest } from '../../lib/http-error';
 import * as adminRepo from '../admin/repo';
-import { audited, type AuditInput } from '../audit/repo';
-import * as pledgeRepo from '../pledges/repo';
-import { confirmAudit } from '../pledges/routes';
+import { audited } from '../audit/repo';
+import { lockPledge } from '../pledges/repo';
+import { recordPayment } from '../pledges/service';
 import { guessMapping, readCsv, statementCredits } from './parse';
 import * as repo from './repo';
 import { dismissLine, proposeMatches, restoreLine } from './review';
@@ -42,7 +41,7 @@ function bytesOf(content: string): Buffer {
  */
 export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, snapshot, config } = ctx;
+  const { db, snapshot, config, email } = ctx;
   const prefixes = [
     ...new Set([config.campaign.payment.referencePrefix, DEFAULT_REFERENCE_PREFIX]),
   ];
@@ -200,9 +199,10 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
   );
 
   /**
-   * Confirms the ticked lines in one transaction: each line once (an open line becomes matched),
-   * each pledge with the money of its line: a pending pledge is confirmed with it, a part-paid
-   * one gets it added. A line already matched (a second tab, a re-import) is skipped.
+   * Confirms the ticked lines in one transaction: each line once (an open line becomes matched)
+   * and its money recorded as a payment of its pledge by the one use case (pledges/service.ts):
+   * locked, added atomically, audited, receipt queued. A line already matched (a second tab, a
+   * re-import) or whose pledge is gone is skipped and reported.
    */
   app.post(
     '/api/admin/statements/confirm',
@@ -215,67 +215,53 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
       if (new Set(lines.map((l) => l.lineId)).size !== lines.length)
         throw badRequest('A statement line can confirm only one pledge');
       const outcome = await snapshot.write(() =>
-        audited(db, request, async (tx) => {
-          const entries: AuditInput[] = [];
+        db.transaction(async (tx) => {
           const confirmed: string[] = [];
           const skippedLines: string[] = [];
           for (const { lineId, pledgeId } of lines) {
-            const line = await repo.markMatched(tx, lineId, pledgeId, config.now());
-            const pledge = line ? await pledgeRepo.findPledge(tx, pledgeId) : undefined;
-            if (!line || !pledge) {
-              skippedLines.push(lineId);
-              continue;
-            }
-            const amount = Math.floor(line.amountCents / 100);
-            let row: pledgeRepo.PledgeRow | undefined;
-            if (!pledge.isPaid) {
-              const r = await pledgeRepo.confirmPledge(
-                tx,
-                pledgeId,
-                config.now(),
-                pledgeRepo.receivedValues(pledge, {
-                  amountReceived: amount,
-                  currencyReceived: line.currency,
-                }),
-              );
-              row = r?.row;
-            } else {
-              // A later instalment: added to what arrived before, in the currency of the pledge.
-              const before = pledgeRepo.toAdminPledge(pledge);
-              const sameCurrency = before.currencyReceived === line.currency;
-              row = await pledgeRepo.updatePledge(tx, pledge, {
-                amountReceived: sameCurrency
-                  ? (before.amountReceived ?? 0) + amount
-                  : (before.amountReceived ?? 0) +
-                    convertAmount(
-                      amount,
-                      line.currency,
-                      before.currencyReceived ?? pledge.currency,
-                    ),
-              });
-            }
-            if (!row) {
+            // The pledge first (locked until the commit), then the line: a line is never marked
+            // matched for a pledge that is gone.
+            const pledge = await lockPledge(tx, pledgeId);
+            const line = pledge
+              ? await repo.markMatched(tx, lineId, pledgeId, config.now())
+              : undefined;
+            const recorded = line
+              ? await recordPayment(tx, {
+                  pledgeId,
+                  amountMinor: line.amountCents,
+                  currency: line.currency,
+                  source: 'statement',
+                  bookedOn: line.bookedOn,
+                  statementLineId: line.id,
+                  actor: request,
+                  now: config.now(),
+                  auditDetails: {
+                    statementLine: {
+                      id: line.id,
+                      bookedOn: line.bookedOn,
+                      amountMinor: line.amountCents,
+                      currency: line.currency,
+                      payer: line.payer,
+                      description: line.description,
+                    },
+                  },
+                })
+              : undefined;
+            if (!recorded) {
               skippedLines.push(lineId);
               continue;
             }
             confirmed.push(pledgeId);
-            entries.push(
-              confirmAudit(row, 'statement', {
-                statementLine: {
-                  id: line.id,
-                  bookedOn: line.bookedOn,
-                  amount,
-                  currency: line.currency,
-                  payer: line.payer,
-                  description: line.description,
-                },
-              }),
-            );
           }
-          return { result: { confirmed, skippedLines }, audit: entries };
+          return { confirmed, skippedLines };
         }),
       );
-      return { confirmed: outcome.confirmed.length, skipped: outcome.skippedLines.length };
+      if (outcome.confirmed.length > 0) email.worker.kick();
+      return {
+        confirmed: outcome.confirmed.length,
+        skipped: outcome.skippedLines.length,
+        skippedLines: outcome.skippedLines,
+      };
     },
   );
 }

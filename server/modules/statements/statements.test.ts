@@ -139,7 +139,7 @@ describe('bank statement import', () => {
     const before = (await (await t.request('/api/progress')).json()) as { confirmedAmount: number };
     const res = await post('/api/admin/statements/confirm', { lines: picks });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await res.json()).toEqual({ confirmed: 3, skipped: 0 });
+    expect(await res.json()).toEqual({ confirmed: 3, skipped: 0, skippedLines: [] });
     expect(await byName('Jane Brown')).toMatchObject({ paymentState: 'paid', amountReceived: 100 });
     expect(await byName('Devon Clarke')).toMatchObject({
       paymentState: 'part-paid',
@@ -153,6 +153,7 @@ describe('bank statement import', () => {
     expect(await (await post('/api/admin/statements/confirm', { lines: picks })).json()).toEqual({
       confirmed: 0,
       skipped: 3,
+      skippedLines: picks.map((p) => p.lineId),
     });
     // An overlapping statement: the last lines again plus one new transfer.
     const text = fixture('signed-amount.csv').toString('utf8');

@@ -1,6 +1,7 @@
 import { ArrowDown, ArrowUp, ArrowUpDown, Mail, Pencil, Search, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { formatMoney, formatNumber, timeAgo } from '@shared/format';
+import { PAYMENT_STATE_LABEL, paymentProgressText } from '@shared/received';
 import type { AdminPledge } from '@shared/schemas/pledge';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -100,15 +101,20 @@ function PledgeRow({
           {pledge.paymentState === 'part-paid' ? (
             <>
               <Badge variant="outline" className="border-sun-400 bg-sun-100">
-                Part paid
+                {PAYMENT_STATE_LABEL['part-paid']}
               </Badge>
-              <span className="text-xs text-ink-700">
-                {formatMoney(pledge.outstandingAmount, pledge.currency)} outstanding
-              </span>
+              <span className="text-xs text-ink-700">{paymentProgressText(pledge)}</span>
               {recordButton}
             </>
+          ) : pledge.paymentState === 'over-paid' ? (
+            <>
+              <Badge variant="outline" className="border-brand-500 bg-brand-100">
+                {PAYMENT_STATE_LABEL['over-paid']}
+              </Badge>
+              <span className="text-xs text-ink-700">{paymentProgressText(pledge)}</span>
+            </>
           ) : pledge.isPaid ? (
-            <Badge>Paid</Badge>
+            <Badge title={paymentProgressText(pledge)}>{PAYMENT_STATE_LABEL.paid}</Badge>
           ) : (
             <>
               <Badge variant="secondary">Pending</Badge>

@@ -1,7 +1,7 @@
 import { CircleCheck, Clock, Send } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { formatMoney, formatNumber } from '@shared/format';
-import { PAYMENT_STATE_LABEL } from '@shared/received';
+import { formatMinor, formatMoney, formatNumber } from '@shared/format';
+import { PAYMENT_STATE_LABEL, paymentProgressText } from '@shared/received';
 import type { DonorPledgeView } from '@shared/schemas/email';
 import { Badge } from '../../../components/ui/badge';
 import { InstructionsActions } from '../../../components/payment/instructions-actions';
@@ -38,7 +38,9 @@ export function PledgeStatus({
   onDownload: () => void;
 }) {
   const markSent = useMarkSent(pledge.id, token);
-  const paid = pledge.status === 'paid';
+  // Over paid is paid too: nothing is owed.
+  const paid = pledge.status === 'paid' || pledge.status === 'over-paid';
+  const progressText = paymentProgressText({ ...pledge, isPaid: pledge.status !== 'pending' });
   const rows: [string, string][] = [
     ['Amount pledged', formatMoney(pledge.amount, pledge.currency)],
     ['Meal containers', formatNumber(pledge.containers)],
@@ -48,10 +50,21 @@ export function PledgeStatus({
   if (pledge.amountReceived !== null)
     rows.push([
       'Amount received',
-      formatMoney(pledge.amountReceived, pledge.currencyReceived ?? pledge.currency),
+      formatMinor(
+        pledge.amountReceivedMinor ?? Math.round(pledge.amountReceived * 100),
+        pledge.currencyReceived ?? pledge.currency,
+      ),
     ]);
   if (pledge.status === 'part-paid')
-    rows.push(['Still to pay', formatMoney(pledge.outstandingAmount, pledge.currency)]);
+    rows.push([
+      'Still to pay',
+      formatMinor(
+        pledge.outstandingMinor ?? Math.round(pledge.outstandingAmount * 100),
+        pledge.currency,
+      ),
+    ]);
+  if (pledge.status === 'over-paid' && pledge.overpaidMinor)
+    rows.push(['Received beyond your pledge', formatMinor(pledge.overpaidMinor, pledge.currency)]);
   if (pledge.paymentConfirmedAt)
     rows.push(['Payment confirmed on', day(pledge.paymentConfirmedAt)]);
 
@@ -68,11 +81,13 @@ export function PledgeStatus({
         </h1>
         <p className="mx-auto mt-3 max-w-xl text-lg text-ink-700">
           Thank you, {pledge.name}.{' '}
-          {paid
-            ? 'Your payment has arrived: your gift is turning into meals.'
-            : pledge.status === 'part-paid'
-              ? 'Part of your payment has arrived; the rest can follow by the same transfer.'
-              : 'Your pledge is recorded; this page shows when your payment arrives.'}
+          {pledge.status === 'over-paid'
+            ? 'Your payment has arrived, and more than you pledged: thank you for your generosity.'
+            : paid
+              ? 'Your payment has arrived: your gift is turning into meals.'
+              : pledge.status === 'part-paid'
+                ? 'Part of your payment has arrived; the rest can follow by the same transfer.'
+                : 'Your pledge is recorded; this page shows when your payment arrives.'}
         </p>
       </div>
 
@@ -82,6 +97,7 @@ export function PledgeStatus({
           <Badge variant={paid ? 'default' : 'secondary'} className="text-sm">
             {PAYMENT_STATE_LABEL[pledge.status]}
           </Badge>
+          {progressText ? <span className="text-ink-700">{progressText}</span> : null}
         </div>
         <dl className="mt-4 divide-y divide-ink-100 rounded-xl border border-ink-100">
           {rows.map(([label, value]) => (

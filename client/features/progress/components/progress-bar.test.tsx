@@ -116,4 +116,21 @@ describe('ProgressTiles', () => {
     expect(described.textContent).toContain('150,000 pledged, not yet received');
     vi.useRealTimers();
   });
+
+  it('never lets an overpayment cancel another donor’s debt (the server sums what is owed)', () => {
+    // 32,195 containers received (one donor paid far more than pledged) while another still owes
+    // 454: the difference would say 0 (issue 24); the server's per-pledge sum says 454.
+    renderBar(
+      <ProgressBar
+        currentAmount={30_000}
+        confirmedAmount={32_195}
+        outstandingAmount={454}
+        goalAmount={500_000}
+      />,
+    );
+    const bar = screen.getByRole('progressbar', { name: 'Campaign progress' });
+    const described = document.getElementById(bar.getAttribute('aria-describedby')!)!;
+    expect(described.textContent).toContain('32,195 received');
+    expect(described.textContent).toContain('454 pledged, not yet received');
+  });
 });

@@ -10,6 +10,8 @@ interface ProgressBarProps {
   goalAmount?: number;
   /** Containers of the money received (confirmed payments): the bar's darker part. */
   confirmedAmount?: number;
+  /** Containers pledged and not yet received, summed pledge by pledge (the server's). */
+  outstandingAmount?: number;
   isLoading?: boolean;
 }
 
@@ -21,6 +23,7 @@ export function ProgressBar({
   currentAmount,
   goalAmount,
   confirmedAmount,
+  outstandingAmount,
   isLoading,
 }: ProgressBarProps) {
   if (isLoading || currentAmount === undefined) return <ProgressBarSkeleton />;
@@ -29,6 +32,7 @@ export function ProgressBar({
       current={currentAmount}
       goalAmount={goalAmount}
       confirmed={confirmedAmount}
+      outstanding={outstandingAmount}
     />
   );
 }
@@ -40,13 +44,15 @@ function LoadedProgressBar({
   current,
   goalAmount,
   confirmed,
+  outstanding,
 }: {
   current: number;
   goalAmount?: number;
   confirmed?: number;
+  outstanding?: number;
 }) {
   const view = progressView(current, goalAmount);
-  const money = receivedView(current, confirmed, goalAmount);
+  const money = receivedView(current, confirmed, goalAmount, outstanding);
   const [width, setWidth] = useState(0);
   const [receivedWidth, setReceivedWidth] = useState(0);
   useEffect(() => {

@@ -29,7 +29,10 @@ export interface ReceivedView {
   /** 0..percent: the received part of the bar (never wider than the whole fill). */
   receivedPercent: number;
   received: number;
-  /** Pledged but not yet received (never below 0). */
+  /**
+   * Pledged but not yet received: the server's outstandingAmount, summed pledge by pledge, so an
+   * overpayment never cancels another donor's debt. Without it (an older server), the difference.
+   */
   awaiting: number;
 }
 
@@ -42,12 +45,16 @@ export function receivedView(
   current: number,
   confirmed: number | undefined,
   goalAmount?: number,
+  outstanding?: number,
 ): ReceivedView {
   const view = progressView(current, goalAmount);
-  const received = Math.max(0, Math.min(confirmed ?? 0, Math.max(0, current)));
+  // What arrived, overpayments included (the text says so); the bar's received tone never wider
+  // than the fill.
+  const received = Math.max(0, confirmed ?? 0);
+  const shown = Math.min(received, Math.max(0, current));
   return {
-    receivedPercent: Math.min(view.percent, percentComplete(received, view.goal)),
+    receivedPercent: Math.min(view.percent, percentComplete(shown, view.goal)),
     received,
-    awaiting: Math.max(0, current - received),
+    awaiting: Math.max(0, outstanding ?? current - shown),
   };
 }

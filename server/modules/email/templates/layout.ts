@@ -17,6 +17,10 @@ export interface EmailData {
     currencyReceived?: Currency | null;
     /** Still owed in the pledge's currency (a part payment). */
     outstandingAmount?: number;
+    /** The same in cents (migration 0016): what arrived, still owed, received beyond the pledge. */
+    amountReceivedMinor?: number | null;
+    outstandingMinor?: number;
+    overpaidMinor?: number;
     paymentConfirmedAt?: Date | null;
   };
   /** The donor's status page, absolute. */

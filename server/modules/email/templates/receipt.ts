@@ -1,4 +1,4 @@
-import { formatMoney, formatNumber } from '@shared/format';
+import { formatMinor, formatMoney, formatNumber } from '@shared/format';
 import {
   button,
   detailsTable,
@@ -11,11 +11,13 @@ import {
 
 /** Sent when the charity confirms the payment: a receipt with the amount received and the date. */
 export function receiptEmail({ campaign, pledge, statusUrl }: EmailData): RenderedEmail {
-  const received = formatMoney(
-    pledge.amountReceived ?? pledge.amount,
+  // Cents when cents arrived (J$12.34), whole amounts as everywhere else (record 013).
+  const received = formatMinor(
+    pledge.amountReceivedMinor ?? Math.round((pledge.amountReceived ?? pledge.amount) * 100),
     pledge.currencyReceived ?? pledge.currency,
   );
-  const outstanding = pledge.outstandingAmount ?? 0;
+  const outstanding = pledge.outstandingMinor ?? Math.round((pledge.outstandingAmount ?? 0) * 100);
+  const overpaid = pledge.overpaidMinor ?? 0;
   const day = formatDay(pledge.paymentConfirmedAt ?? new Date());
   const subject = `Receipt: your donation to ${campaign.name} has arrived`;
   const rows: [string, string][] = [
@@ -28,7 +30,13 @@ export function receiptEmail({ campaign, pledge, statusUrl }: EmailData): Render
     ['Pledge made', formatDay(pledge.createdAt)],
     ...(pledge.reference ? ([['Payment reference', pledge.reference]] as [string, string][]) : []),
     ...(outstanding > 0
-      ? ([['Still to pay', formatMoney(outstanding, pledge.currency)]] as [string, string][])
+      ? ([['Still to pay', formatMinor(outstanding, pledge.currency)]] as [string, string][])
+      : []),
+    ...(overpaid > 0
+      ? ([['Received beyond your pledge', formatMinor(overpaid, pledge.currency)]] as [
+          string,
+          string,
+        ][])
       : []),
   ];
 
