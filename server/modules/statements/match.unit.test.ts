@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_ALPHABET, referenceFor } from '@shared/payment-reference';
 import type { DuplicateOf, ProposedPledge } from '@shared/schemas/statement';
+import { describeDifference } from '@shared/statement-difference';
 import {
-  describeDifference,
   nameMatch,
   oneCharacterAway,
   proposeMatch,
