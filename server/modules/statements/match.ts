@@ -268,8 +268,7 @@ function proposeIgnoringDuplicate(
         ? `; ${list(unknown)} belong${unknown.length === 1 ? 's' : ''} to no pledge`
         : '') +
       (pledges.length > 1 ? '; choose one' : '');
-    if (pledges.length === 1)
-      return { ...withPledge('review', why, pledges[0]!), candidates: pledges };
+    if (pledges.length === 1) return withPledge('review', why, pledges[0]!);
     return {
       confidence: pledges.length ? 'review' : 'unmatched',
       why,
@@ -320,10 +319,11 @@ function proposeIgnoringDuplicate(
   );
   const fits = sameAmount
     .map((p) => {
-      const m = [nameMatch(line.payer, p.name), nameMatch(line.description, p.name)]
+      const m = [line.payer, line.description]
+        .map((text) => ({ text, ...nameMatch(text, p.name) }))
         .filter((x) => x.enough)
         .sort((a, b) => b.score - a.score)[0];
-      return { p, score: m?.score ?? 0 };
+      return { p, score: m?.score ?? 0, text: m?.text ?? '' };
     })
     .filter((f) => f.score > 0)
     .sort((a, b) => b.score - a.score);
@@ -334,7 +334,7 @@ function proposeIgnoringDuplicate(
     if (best.length === 1)
       return withPledge(
         'likely',
-        `Same amount (${amount}) and "${who}" has the first and last name of ${best[0]!.name}`,
+        `Same amount (${amount}) and "${fits[0]!.text}" has the first and last name of ${best[0]!.name}`,
         best[0]!,
       );
     return {
