@@ -175,6 +175,7 @@ export function StatementReview() {
           </Button>
           <span className="text-sm text-ink-700">
             {plural(ticked.length, 'line')} ticked for {plural(pledges, 'pledge')}
+            {pages > 1 ? ' on this page (each page is confirmed on its own)' : ''}
           </span>
         </div>
       </Card>
