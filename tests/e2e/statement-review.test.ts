@@ -92,6 +92,7 @@ describe('reviewing a bank statement', () => {
       .click();
     await find.waitFor({ state: 'detached' });
     await row('CASH DEPOSIT').getByText('Chosen by you').waitFor();
+    await row('CASH DEPOSIT').getByText('exact amount').waitFor();
     expect(await tick('Confirm US$50 from CASH DEPOSIT BRANCH 12').isChecked()).toBe(true);
     // Devon's line waits for another day: unticked by hand.
     await tick('Confirm US$250 from DEVON CLARKE').uncheck();

@@ -1,6 +1,6 @@
 import { formatCents } from '@shared/format-cents';
 import { REFERENCE_ALPHABET, checkCharacter } from '@shared/payment-reference';
-import { convertAmount } from '@shared/received';
+import { describeDifference } from '@shared/statement-difference';
 import type { Currency } from '@shared/constants';
 import type { DuplicateOf, MatchConfidence, ProposedPledge } from '@shared/schemas/statement';
 
@@ -205,43 +205,6 @@ const list = (items: string[]) =>
     ? (items[0] ?? '')
     : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 
-/**
- * What the line's money is to the pledge, in words: "exact amount", "short by J$3,000", "over by
- * US$5"; in the other currency first "J$3,040 ≈ US$20 at the campaign rate". A part-paid pledge is
- * compared with what it still owes.
- */
-export function describeDifference(
-  line: { amountCents: number; currency: Currency },
-  pledge: ProposedPledge,
-): string {
-  const parts: string[] = [];
-  let cents = line.amountCents;
-  if (line.currency !== pledge.currency) {
-    cents = convertAmount(line.amountCents, line.currency, pledge.currency);
-    parts.push(
-      `${formatCents(line.amountCents, line.currency)} paid on a ${formatCents(pledge.amount * 100, pledge.currency)} pledge: ${formatCents(line.amountCents, line.currency)} ≈ ${formatCents(cents, pledge.currency)} at the campaign rate`,
-    );
-  }
-  if (pledge.paymentState === 'paid') {
-    parts.push('this pledge is already paid in full');
-    return parts.join('; ');
-  }
-  const owed = pledge.outstandingAmount * 100;
-  const diff = cents - owed;
-  const still =
-    pledge.paymentState === 'part-paid'
-      ? ` of the ${formatCents(owed, pledge.currency)} still owed`
-      : '';
-  parts.push(
-    diff === 0
-      ? `exact amount${still}`
-      : diff < 0
-        ? `short by ${formatCents(-diff, pledge.currency)}${still}`
-        : `over by ${formatCents(diff, pledge.currency)}${still}`,
-  );
-  return parts.join('; ');
-}
-
 const named = (p: ProposedPledge) => `${p.name} ${p.reference}`;
 
 const whereFound = (fields: Field[]) =>
@@ -305,8 +268,7 @@ function proposeIgnoringDuplicate(
         ? `; ${list(unknown)} belong${unknown.length === 1 ? 's' : ''} to no pledge`
         : '') +
       (pledges.length > 1 ? '; choose one' : '');
-    if (pledges.length === 1)
-      return { ...withPledge('review', why, pledges[0]!), candidates: pledges };
+    if (pledges.length === 1) return withPledge('review', why, pledges[0]!);
     return {
       confidence: pledges.length ? 'review' : 'unmatched',
       why,
@@ -357,10 +319,11 @@ function proposeIgnoringDuplicate(
   );
   const fits = sameAmount
     .map((p) => {
-      const m = [nameMatch(line.payer, p.name), nameMatch(line.description, p.name)]
+      const m = [line.payer, line.description]
+        .map((text) => ({ text, ...nameMatch(text, p.name) }))
         .filter((x) => x.enough)
         .sort((a, b) => b.score - a.score)[0];
-      return { p, score: m?.score ?? 0 };
+      return { p, score: m?.score ?? 0, text: m?.text ?? '' };
     })
     .filter((f) => f.score > 0)
     .sort((a, b) => b.score - a.score);
@@ -371,7 +334,7 @@ function proposeIgnoringDuplicate(
     if (best.length === 1)
       return withPledge(
         'likely',
-        `Same amount (${amount}) and "${who}" has the first and last name of ${best[0]!.name}`,
+        `Same amount (${amount}) and "${fits[0]!.text}" has the first and last name of ${best[0]!.name}`,
         best[0]!,
       );
     return {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_ALPHABET, referenceFor } from '@shared/payment-reference';
 import type { DuplicateOf, ProposedPledge } from '@shared/schemas/statement';
+import { describeDifference } from '@shared/statement-difference';
 import {
-  describeDifference,
   nameMatch,
   oneCharacterAway,
   proposeMatch,
@@ -125,6 +125,7 @@ describe('proposals', () => {
     const split = propose(line({ description: a.reference, payer: unknown }), [a]);
     expect(split).toMatchObject({ confidence: 'review', pledge: a, preTicked: false });
     expect(split.why).toContain(`${unknown} belongs to no pledge`);
+    expect(split.candidates).toEqual([]);
   });
 
   it('another currency: needs a look, with the conversion at the campaign rate', () => {
@@ -180,7 +181,12 @@ describe('proposals', () => {
     const jane = pledge({ name: 'Jane Brown' });
     const r = propose(line({ payer: 'BROWN J', description: 'DONATION' }), [jane]);
     expect(r).toMatchObject({ confidence: 'likely', pledge: jane, preTicked: false });
-    expect(r.why).toContain('exact amount');
+    expect(r.why).toBe(
+      'Same amount (US$100) and "BROWN J" has the first and last name of Jane Brown; exact amount',
+    );
+    // The field that holds the name is the one quoted.
+    const inDescription = propose(line({ payer: 'NCB', description: 'GIFT JANE BROWN' }), [jane]);
+    expect(inDescription.why).toContain('"GIFT JANE BROWN" has the first and last name');
     // A pledge named "J" (or "J B", or just "Brown") fits no transfer by name.
     for (const name of ['J', 'J B', 'Brown']) {
       const weak = pledge({ name });

@@ -251,3 +251,62 @@ describe('proposals as the review shows them', () => {
     );
   });
 });
+
+describe('a line assigned by hand, and a large backlog', () => {
+  test('any open line confirms the pledge the treasurer chose, then leaves the review', async ({
+    app,
+    adminClient,
+    pledge,
+  }) => {
+    const chosen = await pledge({ name: 'Odette Nobody', amount: 40, currency: 'USD' });
+    const [cash] = await addLines(app, [
+      { description: 'CASH DEPOSIT BRANCH 7', amountCents: 4_000, bookedOn: '2025-02-02' },
+    ]);
+    const before = (await openPage(app, adminClient.cookie, '?pageSize=200')).lines.find(
+      (l) => l.id === cash!.id,
+    )!;
+    expect(before).toMatchObject({ confidence: 'unmatched', pledge: null, preTicked: false });
+    const res = await adminClient.request('/api/admin/statements/confirm', {
+      method: 'POST',
+      json: { lines: [{ lineId: cash!.id, pledgeId: chosen.id }] },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const after = await openPage(app, adminClient.cookie, '?pageSize=200');
+    expect(after.lines.map((l) => l.id)).not.toContain(cash!.id);
+    const paid = (await (await adminClient.request('/api/pledges')).json()) as {
+      id: string;
+      isPaid: boolean;
+    }[];
+    expect(paid.find((p) => p.id === chosen.id)?.isPaid).toBe(true);
+  });
+
+  test('a newer statement is on the first page however many older lines are open', async ({
+    app,
+    adminClient,
+  }) => {
+    await addLines(
+      app,
+      Array.from({ length: 2_100 }, (_, i) => ({
+        description: `BACKLOG ${i}`,
+        bookedOn: '2024-12-01',
+      })),
+    );
+    const latest = await addImport(app, new Date('2031-01-01T00:00:00Z'));
+    await addLines(app, [
+      { description: 'LATEST 1', importId: latest, position: 1 },
+      { description: 'LATEST 0', importId: latest, position: 0 },
+    ]);
+    const first = await openPage(app, adminClient.cookie);
+    expect(first.lines.slice(0, 2).map((l) => l.description)).toEqual(['LATEST 0', 'LATEST 1']);
+    expect(first.lines).toHaveLength(50);
+    expect(first.total).toBeGreaterThan(2_100);
+    // The last page ends with the lines that have no import, by booking date: the backlog of
+    // 2024 before the earlier tests' lines of 2025.
+    const lastPage = Math.ceil(first.total / 200);
+    const last = await openPage(app, adminClient.cookie, `?page=${lastPage}&pageSize=200`);
+    const tail = last.lines.slice(-5).map((l) => l.description);
+    expect(tail[0]).toMatch(/^BACKLOG \d+$/);
+    expect(tail.slice(1, 3)).toEqual(['LEGACY A', 'LEGACY B']);
+    expect(tail.slice(3).sort()).toEqual(['CREDIT INTEREST', 'SUPPLIER REFUND']);
+  });
+});

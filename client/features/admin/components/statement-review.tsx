@@ -1,6 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import { formatMoney } from '@shared/format';
 import { formatCents } from '@shared/format-cents';
+import { PAYMENT_STATE_LABEL, type PaymentState } from '@shared/received';
+import { describeDifference } from '@shared/statement-difference';
 import type { AdminPledge } from '@shared/schemas/pledge';
 import {
   DISMISS_REASONS,
@@ -173,6 +175,7 @@ export function StatementReview() {
           </Button>
           <span className="text-sm text-ink-700">
             {plural(ticked.length, 'line')} ticked for {plural(pledges, 'pledge')}
+            {pages > 1 ? ' on this page (each page is confirmed on its own)' : ''}
           </span>
         </div>
       </Card>
@@ -231,7 +234,10 @@ function ReviewRow({
               {pledge.reference} · {formatMoney(pledge.amount, pledge.currency)}
             </div>
             {chosen ? (
-              <div className="mt-1 flex items-center gap-2 text-xs text-ink-700">
+              <p className="mt-1 text-xs text-ink-700">{describeDifference(line, pledge)}</p>
+            ) : null}
+            {chosen ? (
+              <div className="flex items-center gap-2 text-xs text-ink-700">
                 Chosen by you
                 <Button
                   variant="link"
@@ -348,7 +354,7 @@ function AssignDialog({
                 <div className="font-medium text-ink-900">{p.name}</div>
                 <div className="font-mono text-xs text-ink-700">
                   {p.reference} · {formatMoney(p.amount, p.currency)} ·{' '}
-                  {p.isPaid ? 'confirmed' : 'pending'}
+                  {PAYMENT_STATE_LABEL[p.paymentState as PaymentState] ?? p.paymentState}
                 </div>
               </div>
               <Button
