@@ -99,6 +99,7 @@ function appEnv(port: number, extra: Record<string, string>): Record<string, str
     // All the load comes from one address (0 turns a rate limit off).
     RATE_LIMIT_PLEDGES_PER_MINUTE: '0',
     RATE_LIMIT_LOGIN_PER_MINUTE: '0',
+    LIVE_MAX_PER_CLIENT: '0',
     ...extra,
   };
 }

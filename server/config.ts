@@ -98,6 +98,11 @@ const envSchema = z.object({
    */
   LIVE_MAX_CLIENTS: intFromEnv(5_000, 0, 100_000),
   /**
+   * Live-progress streams one client address (an IPv6 /64) may hold at once on one instance; the
+   * next answers 429 and that page polls. A household or office shares an address. 0: no cap.
+   */
+  LIVE_MAX_PER_CLIENT: intFromEnv(10, 0, 100_000),
+  /**
    * Where the photos live: unset for DATA_DIR/uploads, or an S3-compatible bucket
    * (docs/decisions/015-object-storage.md). Credentials come from the AWS_* variables.
    */
@@ -249,6 +254,8 @@ export interface AppConfig {
   mailPollMs: number;
   /** Live-progress streams served at once by this instance; 0: no stream. */
   liveMaxClients: number;
+  /** Live-progress streams per client key; 0: no cap. */
+  liveMaxPerClient: number;
   /** Where the photos live (STORAGE_URL). */
   storage: StorageConfig;
   campaign: Campaign;
@@ -349,6 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
     mailPollMs: e.MAIL_POLL_MS,
     liveMaxClients: e.LIVE_MAX_CLIENTS,
+    liveMaxPerClient: e.LIVE_MAX_PER_CLIENT,
     storage,
     campaign,
     now: () => new Date(),

@@ -7,7 +7,8 @@ import { ConfigError, loadConfig, type AppConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { createObjectStorage } from '../storage/create-storage';
 import type { ObjectStorage } from '../storage/object-storage';
-import { BACKUP_FILE_SUFFIX } from './format';
+import { writeAudit } from '../modules/audit/repo';
+import { BACKUP_CLI_AGENT, BACKUP_FILE_SUFFIX } from './format';
 import { writeBackupFile } from './dump';
 import { inspectBackup, restoreBackup, RestoreRefused, type BackupSummary } from './restore';
 
@@ -76,11 +77,22 @@ async function backupThroughServer(config: AppConfig, pid: number, out: string, 
   });
   if (!login.ok) throw new Refused(`The server refused the admin password (${login.status}).`);
   const cookie = (login.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
-  const res = await fetch(`${base}/api/admin/backup`, { headers: { cookie } });
-  if (!res.ok) throw new Error(`The server answered ${res.status} to the backup request.`);
-  const tmp = `${out}.partial`;
-  await writeFile(tmp, Buffer.from(await res.arrayBuffer()), { mode: 0o600 });
-  await rename(tmp, out);
+  try {
+    // The server writes the audit entry of this download (second review 2.7).
+    const res = await fetch(`${base}/api/admin/backup`, {
+      headers: { cookie, 'user-agent': BACKUP_CLI_AGENT },
+    });
+    if (!res.ok) throw new Error(`The server answered ${res.status} to the backup request.`);
+    const tmp = `${out}.partial`;
+    await writeFile(tmp, Buffer.from(await res.arrayBuffer()), { mode: 0o600 });
+    await rename(tmp, out);
+  } finally {
+    // The session ends with the command: no admin session is left open on the server.
+    await fetch(`${base}/api/admin/logout`, {
+      method: 'POST',
+      headers: { cookie, 'user-agent': BACKUP_CLI_AGENT },
+    }).catch(() => undefined);
+  }
 }
 
 function describe(s: BackupSummary): string {
@@ -106,6 +118,16 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
         const database = await openDatabase(config);
         try {
           await writeBackupFile(database, images, out);
+          // Read straight from the database: the audit entry is written here (second review 2.7).
+          await writeAudit(
+            database.db,
+            { clientIp: null },
+            {
+              action: 'backup.download',
+              targetType: 'backup',
+              details: { via: 'cli' },
+            },
+          );
         } finally {
           await database.close();
         }

@@ -52,3 +52,6 @@ export const NOT_BACKED_UP: Record<string, string> = {
 };
 
 export const BACKUP_FILE_SUFFIX = '.relief-backup.jsonl.gz';
+
+/** The User-Agent of `npm run backup` asking a running server, so the audit entry says so. */
+export const BACKUP_CLI_AGENT = 'relief-backup-cli';

@@ -68,6 +68,31 @@ export async function registerMetrics(app: FastifyInstance, ctx: AppContext): Pr
     },
   });
 
+  new Gauge({
+    name: 'live_streams_open',
+    help: 'Live-progress streams this instance serves now.',
+    registers: [registry],
+    collect() {
+      this.set(app.liveStream?.size ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'live_stream_clients',
+    help: 'Client keys (IPv4 addresses, IPv6 /64s) holding at least one live-progress stream here.',
+    registers: [registry],
+    collect() {
+      this.set(app.liveStream?.clientKeys ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'live_streams_refused_per_client',
+    help: 'Live-progress streams refused (429) because their client key held LIVE_MAX_PER_CLIENT.',
+    registers: [registry],
+    collect() {
+      this.set(app.liveStream?.refusedPerClient ?? 0);
+    },
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     // The route's pattern, never the raw URL: ids and junk paths must not create new series.
     const route = request.routeOptions.url ?? 'unmatched';

@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = {
   'pledge.resend_instructions': 'Resent payment instructions',
   'payment.reverse': 'Reversed payment',
   'pledges.export': 'Exported pledges CSV',
+  'backup.download': 'Downloaded a backup',
   'statement.import': 'Imported bank statement',
   'statement.dismiss': 'Dismissed statement line',
   'statement.restore': 'Restored statement line',

@@ -171,3 +171,62 @@ describe('closing the app with streams open', () => {
     }
   });
 });
+
+/**
+ * Second review 2.5 (docs/SECURITY.md, threat 53): one client opened all 5,000 streams in 4 s and
+ * everyone else got 503.
+ */
+describe('2.5 streams per client', () => {
+  let t: TestApp;
+  const open: EventStream[] = [];
+  const TOKEN = 'metrics-token-0123456789';
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: {
+        LIVE_MAX_PER_CLIENT: '3',
+        LIVE_MAX_CLIENTS: '20',
+        METRICS_TOKEN: TOKEN,
+        // Clients told apart by X-Forwarded-For, as behind the site's proxy.
+        TRUST_PROXY: 'true',
+      },
+    });
+  });
+  afterAll(async () => {
+    for (const s of open) s.close();
+    await t?.close();
+  });
+  const metric = async (name: string) => {
+    const res = await t.request('/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
+    const line = (await res.text()).split('\n').find((l) => l.startsWith(`${name} `));
+    return Number(line?.split(' ')[1]);
+  };
+
+  test('2.5 one address gets LIVE_MAX_PER_CLIENT streams, then a clear 429; the rest stay for others; /metrics counts them', async () => {
+    const from = (ip: string) => openEventStream(t.baseUrl, STREAM, { 'x-forwarded-for': ip });
+    for (let i = 0; i < 3; i++) open.push(await from('203.0.113.9'));
+    expect(open.map((s) => s.status)).toEqual([200, 200, 200]);
+    const refused = await from('203.0.113.9');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('30');
+    expect(JSON.parse(refused.body).message).toMatch(/Too many live updates.*at most 3/);
+    // Another address of the same IPv6 /64 counts as the same client; another client is served.
+    const v6 = await from('2001:db8:1:2::1');
+    open.push(v6);
+    expect(v6.status).toBe(200);
+    for (const ip of ['2001:db8:1:2::2', '2001:db8:1:2:ffff::9']) open.push(await from(ip));
+    expect((await from('2001:db8:1:2::77')).status).toBe(429);
+    const other = await from('198.51.100.4');
+    open.push(other);
+    expect(other.status).toBe(200);
+    expect(await metric('live_streams_open')).toBe(7);
+    expect(await metric('live_stream_clients')).toBe(3);
+    expect(await metric('live_streams_refused_per_client')).toBe(2);
+    // One closes: that address has room again.
+    open.shift()!.close();
+    await eventually(async () => {
+      const again = await from('203.0.113.9');
+      if (again.status === 200) open.push(again);
+      return again.status === 200;
+    });
+  });
+});

@@ -22,6 +22,8 @@ const HEARTBEAT = Buffer.from(':\n\n');
 export interface LiveStreamOptions {
   snapshot: CampaignSnapshot;
   maxClients: number;
+  /** Streams one client key (an IPv4 address, an IPv6 /64) may hold; 0: no per-client cap. */
+  maxPerClient?: number;
   minIntervalMs?: number;
   heartbeatMs?: number;
 }
@@ -35,6 +37,10 @@ export interface LiveStreamOptions {
  */
 export class LiveStream {
   private readonly clients = new Set<PassThrough>();
+  /** Open streams per client key (second review 2.5: one address took every slot). */
+  private readonly perClient = new Map<string, number>();
+  /** Streams refused because their client held its share: a counter for /metrics. */
+  refusedPerClient = 0;
   private readonly minIntervalMs: number;
   private timer: NodeJS.Timeout | undefined;
   private lastFlushAt = 0;
@@ -60,14 +66,33 @@ export class LiveStream {
     return !this.closed && this.clients.size < this.opts.maxClients;
   }
 
+  /** False when this client key holds its share of streams already (and counts the refusal). */
+  hasRoomFor(key: string): boolean {
+    const max = this.opts.maxPerClient ?? 0;
+    if (max <= 0 || (this.perClient.get(key) ?? 0) < max) return true;
+    this.refusedPerClient += 1;
+    return false;
+  }
+
+  /** Client keys holding at least one stream (for /metrics). */
+  get clientKeys(): number {
+    return this.perClient.size;
+  }
+
   /**
    * A new client's stream: the reconnect delay and the current state at once (the page's numbers
    * may be older than the stream, e.g. after a phone woke up), then every change.
    */
-  open(): PassThrough {
+  open(key = ''): PassThrough {
     const stream = new PassThrough();
     this.clients.add(stream);
-    stream.once('close', () => this.clients.delete(stream));
+    this.perClient.set(key, (this.perClient.get(key) ?? 0) + 1);
+    stream.once('close', () => {
+      this.clients.delete(stream);
+      const left = (this.perClient.get(key) ?? 1) - 1;
+      if (left > 0) this.perClient.set(key, left);
+      else this.perClient.delete(key);
+    });
     stream.write(`retry: ${RECONNECT_MS}\n\n`);
     stream.write(this.currentEvent().raw);
     return stream;
@@ -81,6 +106,7 @@ export class LiveStream {
     this.unwatch();
     for (const stream of this.clients) stream.end();
     this.clients.clear();
+    this.perClient.clear();
   }
 
   private schedule(): void {

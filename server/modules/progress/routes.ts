@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '@shared/schemas/api';
 import { progressSchema, progressUpdateSchema } from '@shared/schemas/progress';
 import type { AppContext } from '../../context';
+import { clientKey } from '../../lib/client-key';
 import { sendCached, sendRaw } from '../../read-model/cached-body';
 import { audited } from '../audit/repo';
 import { LiveStream } from './live-stream';
@@ -13,6 +14,16 @@ export const LIVE_FULL_MESSAGE =
   'Live updates are busy right now. The page will refresh its numbers every 30 seconds instead.';
 export const LIVE_OFF_MESSAGE =
   'Live updates are turned off on this server. The page refreshes its numbers every 30 seconds.';
+
+export const liveTooManyMessage = (max: number) =>
+  `Too many live updates are open from your network (at most ${max}). Close a few tabs of this site; meanwhile the page refreshes its numbers every 30 seconds.`;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The live-progress stream, for /metrics. */
+    liveStream?: LiveStream;
+  }
+}
 
 export async function progressRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -38,7 +49,12 @@ export async function progressRoutes(fastify: FastifyInstance, ctx: AppContext) 
   );
 
   // Server-Sent Events: the progress and the newest pledges, pushed to every open home page.
-  const live = new LiveStream({ snapshot, maxClients: config.liveMaxClients });
+  const live = new LiveStream({
+    snapshot,
+    maxClients: config.liveMaxClients,
+    maxPerClient: config.liveMaxPerClient,
+  });
+  fastify.decorate('liveStream', live);
   // Streams never end by themselves: end them when draining starts and before the server closes
   // (Node's server.close() waits for every open response).
   fastify.onDrain(() => live.closeAll());
@@ -60,6 +76,7 @@ export async function progressRoutes(fastify: FastifyInstance, ctx: AppContext) 
               'Server-Sent Events: `event: progress` with `{progress, pledges}` (the bodies of GET /api/progress and GET /api/pledges?limit=8) at once and after each change, at most twice a second; a comment line every 25 s',
             content: { 'text/event-stream': { schema: z.string() } },
           },
+          429: apiErrorSchema,
           503: apiErrorSchema,
         },
       },
@@ -73,12 +90,21 @@ export async function progressRoutes(fastify: FastifyInstance, ctx: AppContext) 
           .send({ message: config.liveMaxClients === 0 ? LIVE_OFF_MESSAGE : LIVE_FULL_MESSAGE });
         return;
       }
+      const key = clientKey(request.ip);
+      if (!live.hasRoomFor(key)) {
+        request.log.warn('live stream: refused, this client holds its share');
+        reply
+          .code(429)
+          .header('Retry-After', '30')
+          .send({ message: liveTooManyMessage(config.liveMaxPerClient) });
+        return;
+      }
       reply
         .type('text/event-stream; charset=utf-8')
         .header('Cache-Control', 'no-cache, no-transform')
         // nginx and similar proxies would otherwise hold events back in their buffers.
         .header('X-Accel-Buffering', 'no');
-      sendRaw(reply, live.open());
+      sendRaw(reply, live.open(key));
     },
   );
 
