@@ -49,3 +49,48 @@ describe('payment reference in the instructions file', () => {
     expect(paymentInstructionsText(campaign)).not.toContain('REFERENCE');
   });
 });
+
+describe('clearer for the donor (issue 24, item 7)', () => {
+  it('states the amount to transfer, with cents when there are some', () => {
+    const text = paymentInstructionsText(campaign, 'MRJ-7K4Q-2', {
+      amountMinor: 5000,
+      currency: 'USD',
+    });
+    expect(text).toContain('AMOUNT TO TRANSFER\n  US$50\n');
+    expect(
+      paymentInstructionsText(campaign, null, { amountMinor: 123_456, currency: 'JMD' }),
+    ).toContain('J$1,234.56');
+  });
+
+  it('asks for the reference alone in the payment note', () => {
+    const text = paymentInstructionsText(campaign, 'MRJ-7K4Q-2');
+    expect(text).toContain(
+      'PAYMENT NOTE\n  In the payment note of your transfer, put only your payment reference: MRJ-7K4Q-2.',
+    );
+    expect(text).not.toContain(campaign.payment.operationName);
+  });
+
+  it('puts the account of the pledge’s currency first', () => {
+    const jmd = paymentInstructionsText(campaign, 'MRJ-7K4Q-2', {
+      amountMinor: 1_520_000,
+      currency: 'JMD',
+    });
+    expect(jmd.indexOf('JMD LOCAL BANK TRANSFER')).toBeLessThan(jmd.indexOf('USD WIRE TRANSFER'));
+    const usd = paymentInstructionsText(campaign, 'MRJ-7K4Q-2', {
+      amountMinor: 100,
+      currency: 'USD',
+    });
+    expect(usd.indexOf('USD WIRE TRANSFER')).toBeLessThan(usd.indexOf('JMD LOCAL BANK TRANSFER'));
+  });
+
+  it('asks to e-mail a confirmation only when the campaign config says so', () => {
+    expect(paymentInstructionsText(campaign)).not.toContain('e-mail your confirmation');
+    const asking = campaignSchema.parse({
+      ...campaignJson,
+      payment: { ...campaignJson.payment, askForConfirmationEmail: true },
+    });
+    expect(paymentInstructionsText(asking)).toContain(
+      `please e-mail your confirmation to ${campaign.payment.confirmationEmail}`,
+    );
+  });
+});

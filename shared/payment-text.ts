@@ -1,3 +1,5 @@
+import type { Currency } from './constants';
+import { formatMinor } from './format';
 import type { Campaign } from './schemas/campaign';
 
 /** "GreenBox-Payment-Instructions.txt": the supplier brand, then "-Payment-Instructions.txt". */
@@ -33,42 +35,86 @@ export function paymentSections(campaign: Campaign) {
   } satisfies Record<string, [string, string][]>;
 }
 
-export function paymentNote(campaign: Campaign): string {
+/** What the donor is asked to send: the pledge (or what is still owed), in its currency. */
+export interface AmountToTransfer {
+  /** In cents of `currency`. */
+  amountMinor: number;
+  currency: Currency;
+}
+
+export function amountToTransferText(a: AmountToTransfer): string {
+  return `Amount to transfer: ${formatMinor(a.amountMinor, a.currency)}`;
+}
+
+/** The account of the pledge's currency first: a J$ donor sees the JMD account first. */
+export function accountOrder(currency?: Currency | null): ('usd' | 'jmd')[] {
+  return currency === 'JMD' ? ['jmd', 'usd'] : ['usd', 'jmd'];
+}
+
+/**
+ * The payment note: the reference alone when the donor has one (bank memo fields are short, and
+ * the reference is what the treasurer matches); else the operation name.
+ */
+export function paymentNote(campaign: Campaign, reference?: string | null): string {
+  if (reference)
+    return `In the payment note of your transfer, put only your payment reference: ${reference}.`;
   return `Please include "${campaign.payment.operationName}" in the payment note of your transfer.`;
 }
 
-export function confirmationNote(campaign: Campaign): string {
+/**
+ * Asking the donor to also e-mail a confirmation: only when the campaign config says so
+ * (payment.askForConfirmationEmail, default off): the status page's "I've sent the transfer" is
+ * the one action.
+ */
+export function confirmationNote(campaign: Campaign): string | null {
+  if (!campaign.payment.askForConfirmationEmail) return null;
   return `After sending a wire transfer, please e-mail your confirmation to ${campaign.payment.confirmationEmail}.`;
+}
+
+export function questionsNote(campaign: Campaign): string {
+  return `Questions? Write to ${campaign.payment.confirmationEmail}.`;
 }
 
 export const REFERENCE_INSTRUCTION = 'Put this reference in the payment note';
 
 /** The downloadable text file: the same details as the page, readable in any editor. */
-export function paymentInstructionsText(campaign: Campaign, reference?: string | null): string {
+export function paymentInstructionsText(
+  campaign: Campaign,
+  reference?: string | null,
+  amount?: AmountToTransfer | null,
+): string {
   const s = paymentSections(campaign);
   const rows = (list: [string, string][]) => list.map(([k, v]) => `  ${k}: ${v}`).join('\n');
+  const accounts = {
+    usd: [
+      'USD WIRE TRANSFER',
+      rows(s.usd),
+      '',
+      '  Intermediary Bank',
+      rows(s.intermediary).replace(/^ {2}/gm, '    '),
+      '',
+    ],
+    jmd: ['JMD LOCAL BANK TRANSFER', rows(s.jmd), ''],
+  };
+  const confirmation = confirmationNote(campaign);
   return [
     `${campaign.name} - Payment Instructions`,
     '',
     'Thank You for Your Pledge',
     '',
+    ...(amount
+      ? ['AMOUNT TO TRANSFER', `  ${formatMinor(amount.amountMinor, amount.currency)}`, '']
+      : []),
     ...(reference
       ? ['YOUR PAYMENT REFERENCE', `  ${reference}`, `  ${REFERENCE_INSTRUCTION}.`, '']
       : []),
-    'USD WIRE TRANSFER',
-    rows(s.usd),
-    '',
-    '  Intermediary Bank',
-    rows(s.intermediary).replace(/^ {2}/gm, '    '),
-    '',
-    'JMD LOCAL BANK TRANSFER',
-    rows(s.jmd),
-    '',
+    ...accountOrder(amount?.currency).flatMap((k) => accounts[k]),
     'PAYMENT NOTE',
-    `  ${paymentNote(campaign)}`,
+    `  ${paymentNote(campaign, reference)}`,
     '',
-    'CONFIRMATION',
-    `  ${confirmationNote(campaign)}`,
+    ...(confirmation ? ['CONFIRMATION', `  ${confirmation}`, ''] : []),
+    'QUESTIONS',
+    `  ${questionsNote(campaign)}`,
     '',
   ].join('\n');
 }

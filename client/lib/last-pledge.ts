@@ -42,3 +42,15 @@ export function lastPledgeContainers(): number | null {
   const n = Number(recall(CONTAINERS_KEY));
   return Number.isInteger(n) && n > 0 ? n : null;
 }
+
+const AMOUNT_KEY = 'lastPledgeAmount';
+
+/** The amount to transfer, shown on the thank-you page and in its downloaded file. */
+export function rememberPledgeAmount(amount: number, currency: 'USD' | 'JMD'): void {
+  remember(AMOUNT_KEY, `${amount} ${currency}`);
+}
+
+export function lastPledgeAmount(): { amountMinor: number; currency: 'USD' | 'JMD' } | null {
+  const m = /^(\d+) (USD|JMD)$/.exec(recall(AMOUNT_KEY) ?? '');
+  return m ? { amountMinor: Number(m[1]) * 100, currency: m[2] as 'USD' | 'JMD' } : null;
+}

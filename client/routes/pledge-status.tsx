@@ -10,6 +10,15 @@ import { useSearchParam } from '../lib/navigation';
 import { useDonorPledge } from '../features/pledge-status/api';
 import { PledgeStatus } from '../features/pledge-status/components/pledge-status';
 import { NotFoundPage } from './not-found';
+import type { DonorPledgeView } from '@shared/schemas/email';
+
+/** What the donor still has to send: the pledge, or what is left after a part payment. */
+function toTransfer(p: DonorPledgeView) {
+  return {
+    amountMinor: p.outstandingMinor ?? Math.round(p.outstandingAmount * 100),
+    currency: p.currency,
+  };
+}
 
 /**
  * /pledge/{id}?t={token} (docs/decisions/014-email-outbox.md). Anything the server does not
@@ -38,10 +47,16 @@ export function PledgeStatusPage({ id }: { id: string }) {
       paymentDetails={
         <>
           <ReferenceCard reference={pledge.data.reference} />
-          <PaymentDetails campaign={campaign} />
+          <PaymentDetails
+            campaign={campaign}
+            reference={pledge.data.reference}
+            amount={toTransfer(pledge.data)}
+          />
         </>
       }
-      onDownload={() => downloadInstructions(campaign, pledge.data.reference)}
+      onDownload={() =>
+        downloadInstructions(campaign, pledge.data.reference, toTransfer(pledge.data))
+      }
     />
   );
 }

@@ -47,6 +47,11 @@ export const campaignSchema = z.object({
     }),
     jmdTransfer: bankAccount,
     confirmationEmail: z.email(),
+    /**
+     * Also ask donors to e-mail a confirmation of their transfer (issue 24): off by default, the
+     * status page's "I've sent the transfer" is the one action.
+     */
+    askForConfirmationEmail: z.boolean().default(false),
     operationName: text,
     /**
      * First part of every payment reference, e.g. MRJ in MRJ-7K4Q-2

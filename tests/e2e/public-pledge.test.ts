@@ -156,9 +156,12 @@ describe('a USD pledge with the mouse, not anonymous', () => {
       'JMD Local Bank Transfer',
       '000-765-432-1',
       'donations@example.org',
-      'Operation Meals for Recovery',
+      // The amount to send, and the reference alone in the note (issue 24, item 7).
+      'Amount to transfer: US$250',
+      'put only your payment reference',
     ])
       expect(text).toContain(detail);
+    expect(text).not.toContain('please e-mail your confirmation');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     const [download] = await Promise.all([
@@ -178,9 +181,11 @@ describe('a USD pledge with the mouse, not anonymous', () => {
       'ABA Number: 021000000',
       'Account Number: 000-765-432-1',
       'donations@example.org',
-      'Operation Meals for Recovery',
+      'AMOUNT TO TRANSFER\n  US$250',
+      'put only your payment reference',
     ])
       expect(file).toContain(detail);
+    expect(file).not.toContain('CONFIRMATION');
   });
 
   it('shows the pledge on the home with its name, and the Donors tile counts it', async () => {

@@ -89,10 +89,16 @@ describe('e-mail over SMTP', () => {
       campaign.payment.usdWire.swift,
       campaign.payment.usdWire.intermediaryBank.aba,
       campaign.payment.jmdTransfer.accountNumber,
-      campaign.payment.operationName,
       campaign.payment.confirmationEmail,
+      // The amount to send; the reference alone in the note; the USD account first for a US$
+      // pledge; no request to e-mail a confirmation (issue 24, item 7).
+      'Amount to transfer: US$1,250',
+      'In the payment note of your transfer, put only your payment reference: ',
     ])
       expect(text).toContain(value);
+    expect(text).not.toContain(campaign.payment.operationName);
+    expect(text).not.toContain('please e-mail your confirmation');
+    expect(text.indexOf('USD WIRE TRANSFER')).toBeLessThan(text.indexOf('JMD LOCAL BANK TRANSFER'));
     expect(text).toContain(`https://relief.example.org${created.statusUrl}`);
     expect(text).not.toContain('Other Donor');
     expect(text).not.toContain('other@donors.test');

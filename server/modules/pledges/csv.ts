@@ -1,7 +1,8 @@
 import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import type { Db } from '../../db/client';
-import { pledgePageAfter, type PledgeRow } from './repo';
+import { PAYMENT_STATE_LABEL } from '@shared/received';
+import { pledgePageAfter, toAdminPledge, type PledgeRow } from './repo';
 
 export const CSV_COLUMNS = [
   'id',
@@ -17,6 +18,13 @@ export const CSV_COLUMNS = [
   // Added columns go last, so spreadsheets and scripts that read the earlier ones by position keep
   // working.
   'reference',
+  // What arrived (docs/decisions/013-statement-matching.md), with cents: the charity issues
+  // receipts from this file. outstanding is in the pledge's currency; dateReceived is the bank's
+  // booking date of the latest payment when it came from a statement, else the day it was recorded.
+  'amountReceived',
+  'currencyReceived',
+  'outstanding',
+  'dateReceived',
 ] as const;
 
 /**
@@ -27,7 +35,13 @@ export function neutraliseFormula(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-function toRecord(r: PledgeRow): string[] {
+/** 1234 cents -> "12.34": a plain number a spreadsheet reads, without a currency sign. */
+function decimal(minor: number): string {
+  return `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
+}
+
+function toRecord(r: PledgeRow & { dateReceived: string | null }): string[] {
+  const p = toAdminPledge(r);
   return [
     r.id,
     neutraliseFormula(r.name),
@@ -36,10 +50,16 @@ function toRecord(r: PledgeRow): string[] {
     r.currency,
     String(r.containers),
     r.isAnonymous ? 'yes' : 'no',
-    r.isPaid ? 'Paid' : 'Pending',
+    PAYMENT_STATE_LABEL[p.paymentState],
     r.paymentConfirmedAt ? r.paymentConfirmedAt.toISOString() : '',
     r.createdAt.toISOString(),
     r.reference,
+    p.amountReceivedMinor !== null && p.amountReceivedMinor !== undefined
+      ? decimal(p.amountReceivedMinor)
+      : '',
+    p.currencyReceived ?? '',
+    decimal(p.outstandingMinor ?? 0),
+    r.dateReceived ?? '',
   ];
 }
 

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { containersFor } from '@shared/containers';
 import { describe, expect, test as base } from '../../../tests/support/fixtures';
 import { CSV_COLUMNS } from './csv';
+import { statementLines } from '../../db/schema';
 import { insertPledges } from './repo';
 
 const test = base.extend('exportCsv', { scope: 'file' }, async ({ adminClient }) => {
@@ -33,6 +34,10 @@ describe('GET /api/pledges/export', () => {
       'paymentConfirmedAt',
       'createdAt',
       'reference',
+      'amountReceived',
+      'currencyReceived',
+      'outstanding',
+      'dateReceived',
     ]);
   });
 
@@ -73,6 +78,12 @@ describe('GET /api/pledges/export', () => {
       status: 'Paid',
     });
     expect(new Date(z.paymentConfirmedAt!).toISOString()).toBe(z.paymentConfirmedAt);
+    expect(z).toMatchObject({
+      amountReceived: '110.00',
+      currencyReceived: 'USD',
+      outstanding: '0.00',
+    });
+    expect(z.dateReceived).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const h = list.find((r) => r.id === anon.id)!;
     // The admin's export holds the real name of an anonymous donor.
     expect(h).toMatchObject({
@@ -81,6 +92,10 @@ describe('GET /api/pledges/export', () => {
       status: 'Pending',
       paymentConfirmedAt: '',
       containers: '100',
+      amountReceived: '',
+      currencyReceived: '',
+      outstanding: '1672.00',
+      dateReceived: '',
     });
     expect(list[0]!.id).toBe(anon.id);
   });
@@ -111,6 +126,52 @@ describe('GET /api/pledges/export', () => {
     expect(list.find((r) => r.id === direct[1]!.id)!.email).toBe("'-x@donors.test");
     expect(list.find((r) => r.id === emailPlus.id)!.email).toBe("'+plus@donors.test");
     expect(list.find((r) => r.id === emailPlus.id)!.name).toBe('Plain');
+  });
+
+  test('says Part paid and Over paid, with what arrived, what is owed and the bank booking date', async ({
+    app,
+    adminClient,
+    pledge,
+    exportCsv,
+  }) => {
+    const part = await pledge({ amount: 50 });
+    const over = await pledge({ amount: 50 });
+    const put = (id: string, json: unknown) =>
+      adminClient.request(`/api/pledges/${id}/confirm`, { method: 'PUT', json });
+    expect((await put(over.id, { amountReceived: 150 })).status).toBe(200);
+    // A statement line of J$1,234.56 booked on 2026-11-03 pays part of the US$50 pledge.
+    const [line] = await app.database.db
+      .insert(statementLines)
+      .values({
+        fingerprint: `export-${part.id}`,
+        bookedOn: '2026-11-03',
+        amountCents: 123_456,
+        currency: 'JMD',
+        description: 'TRANSFER',
+        payer: 'A DONOR',
+      })
+      .returning({ id: statementLines.id });
+    const res = await adminClient.request('/api/admin/statements/confirm', {
+      method: 'POST',
+      json: { lines: [{ lineId: line!.id, pledgeId: part.id }] },
+    });
+    expect(res.status).toBe(200);
+
+    const list = rows((await exportCsv()).text);
+    // J$1,234.56 = US$8.12 at the campaign's rate (rounded down): US$41.88 to go.
+    expect(list.find((r) => r.id === part.id)).toMatchObject({
+      status: 'Part paid',
+      amountReceived: '1234.56',
+      currencyReceived: 'JMD',
+      outstanding: '41.88',
+      dateReceived: '2026-11-03',
+    });
+    expect(list.find((r) => r.id === over.id)).toMatchObject({
+      status: 'Over paid',
+      amountReceived: '150.00',
+      currencyReceived: 'USD',
+      outstanding: '0.00',
+    });
   });
 
   test('streams exports larger than one page (keyset paging), each pledge once, newest first', async ({

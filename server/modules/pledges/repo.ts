@@ -525,17 +525,26 @@ export async function pledgeStats(db: DbOrTx): Promise<PledgeStats> {
 /**
  * Keyset pages for the streamed CSV export: constant memory whatever the table size. The cursor is
  * the last row's id; its exact (microsecond) created_at is read in SQL, never rounded through JS.
+ * Each row comes with the booking date of its latest active payment ("Date received": the bank's
+ * booking date when the payment came from a statement line), through the payments index.
  */
 export async function pledgePageAfter(
   db: DbOrTx,
   afterId: string | undefined,
   size: number,
-): Promise<PledgeRow[]> {
-  const q = db.select().from(pledges);
+): Promise<(PledgeRow & { dateReceived: string | null })[]> {
+  const q = db
+    .select({
+      row: pledges,
+      dateReceived: sql<string | null>`(select max(pm.booked_on)::text from payments pm
+        where pm.pledge_id = "pledges"."id" and pm.reversed_at is null)`,
+    })
+    .from(pledges);
   const filtered = afterId
     ? q.where(
         sql`(${pledges.createdAt}, ${pledges.id}) < (select p.created_at, p.id from pledges p where p.id = ${afterId}::uuid)`,
       )
     : q;
-  return filtered.orderBy(desc(pledges.createdAt), desc(pledges.id)).limit(size);
+  const rows = await filtered.orderBy(desc(pledges.createdAt), desc(pledges.id)).limit(size);
+  return rows.map((r) => ({ ...r.row, dateReceived: r.dateReceived }));
 }

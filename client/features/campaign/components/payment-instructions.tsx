@@ -5,17 +5,30 @@ import { InstructionsActions } from '../../../components/payment/instructions-ac
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { ShareCampaign } from './share-campaign';
-import { lastPledgeContainers, lastPledgeReference } from '../../../lib/last-pledge';
 import {
+  lastPledgeAmount,
+  lastPledgeContainers,
+  lastPledgeReference,
+} from '../../../lib/last-pledge';
+import {
+  accountOrder,
+  amountToTransferText,
+  confirmationNote,
   paymentFileName,
   paymentInstructionsText,
+  paymentNote,
   paymentSections,
   REFERENCE_INSTRUCTION,
+  type AmountToTransfer,
 } from '@shared/payment-text';
 
 /** Saves the instructions as a text file: `{supplier brand}-Payment-Instructions.txt`. */
-export function downloadInstructions(campaign: Campaign, reference?: string | null) {
-  const blob = new Blob([paymentInstructionsText(campaign, reference)], {
+export function downloadInstructions(
+  campaign: Campaign,
+  reference?: string | null,
+  amount?: AmountToTransfer | null,
+) {
+  const blob = new Blob([paymentInstructionsText(campaign, reference, amount)], {
     type: 'text/plain;charset=utf-8',
   });
   const url = URL.createObjectURL(blob);
@@ -39,6 +52,7 @@ export function PaymentInstructions({
 }) {
   const [reference] = useState(lastPledgeReference);
   const [containers] = useState(lastPledgeContainers);
+  const [amount] = useState(lastPledgeAmount);
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
       <div className="text-center">
@@ -73,52 +87,84 @@ export function PaymentInstructions({
         </Card>
       ) : null}
 
-      <PaymentDetails campaign={campaign} />
+      <PaymentDetails campaign={campaign} reference={reference} amount={amount} />
 
-      <InstructionsActions onDownload={() => downloadInstructions(campaign, reference)} />
+      <InstructionsActions onDownload={() => downloadInstructions(campaign, reference, amount)} />
 
       <ShareCampaign campaign={campaign} containers={containers} />
     </div>
   );
 }
 
-/** The payment note, both bank accounts and the confirmation contact: thank-you and status pages. */
-export function PaymentDetails({ campaign }: { campaign: Campaign }) {
+/**
+ * The amount to transfer, the payment note, both bank accounts (the pledge's currency first) and
+ * the contact: thank-you and status pages. The note asks for the reference alone when there is
+ * one; a request to e-mail a confirmation appears only when the campaign config asks for it.
+ */
+export function PaymentDetails({
+  campaign,
+  reference,
+  amount,
+}: {
+  campaign: Campaign;
+  reference?: string | null;
+  /** What to send (the pledge, or what is still owed), when known. */
+  amount?: AmountToTransfer | null;
+}) {
   const sections = paymentSections(campaign);
-  const { confirmationEmail, operationName } = campaign.payment;
+  const { confirmationEmail } = campaign.payment;
+  const confirmation = confirmationNote(campaign);
+  const accounts = {
+    usd: (
+      <DetailsCard key="usd" title="USD Wire Transfer" subtitle="For donations in US dollars (US$)">
+        <Details rows={sections.usd} />
+        <h3 className="mt-5 text-sm font-bold tracking-wider text-ink-600 uppercase">
+          Intermediary Bank
+        </h3>
+        <Details rows={sections.intermediary} />
+      </DetailsCard>
+    ),
+    jmd: (
+      <DetailsCard
+        key="jmd"
+        title="JMD Local Bank Transfer"
+        subtitle="For donations in Jamaican dollars (J$) from a local account"
+      >
+        <Details rows={sections.jmd} />
+      </DetailsCard>
+    ),
+  };
   return (
     <>
+      {amount ? (
+        <p
+          className="mt-8 text-center text-xl font-bold text-ink-900"
+          data-testid="amount-to-transfer"
+        >
+          {amountToTransferText(amount)}
+        </p>
+      ) : null}
       <div className="mt-8 flex gap-3 rounded-2xl border border-sun-400 bg-sun-100 p-4 text-ink-900">
         <Info className="mt-0.5 h-5 w-5 shrink-0 text-ink-800" aria-hidden="true" />
         <p>
-          <strong className="font-semibold">Payment note:</strong> please include{' '}
-          <strong className="font-bold">&ldquo;{operationName}&rdquo;</strong> in the payment note
-          of your transfer, so that your gift reaches the relief initiative.
+          <strong className="font-semibold">Payment note:</strong>{' '}
+          {paymentNote(campaign, reference)}
         </p>
       </div>
 
       <div className="mt-6 grid grid-cols-1 gap-6">
-        <DetailsCard title="USD Wire Transfer" subtitle="For donations in US dollars (US$)">
-          <Details rows={sections.usd} />
-          <h3 className="mt-5 text-sm font-bold tracking-wider text-ink-600 uppercase">
-            Intermediary Bank
-          </h3>
-          <Details rows={sections.intermediary} />
-        </DetailsCard>
-
-        <DetailsCard
-          title="JMD Local Bank Transfer"
-          subtitle="For donations in Jamaican dollars (J$) from a local account"
-        >
-          <Details rows={sections.jmd} />
-        </DetailsCard>
+        {accountOrder(amount?.currency).map((k) => accounts[k])}
 
         <Card className="flex gap-3 p-5 sm:p-6">
           <Mail className="mt-0.5 h-5 w-5 shrink-0 text-brand-700" aria-hidden="true" />
           <div>
-            <h2 className="font-bold text-ink-900">Confirm your wire transfer</h2>
+            <h2 className="font-bold text-ink-900">
+              {confirmation ? 'Confirm your wire transfer' : 'Questions?'}
+            </h2>
             <p className="mt-1 text-ink-700">
-              After sending a wire transfer, please e-mail your confirmation to{' '}
+              {confirmation
+                ? 'After sending a wire transfer, please e-mail your confirmation to '
+                : 'Write to '}
               <a
                 href={`mailto:${confirmationEmail}`}
                 className="font-semibold break-all text-brand-700 underline underline-offset-4 hover:text-brand-800"

@@ -21,7 +21,11 @@ import { Dialog, DialogClose, DialogContent, DialogFooter } from '../../../compo
 import { Input } from '../../../components/ui/input';
 import { FieldError, Label } from '../../../components/ui/label';
 import { cn } from '../../../lib/cn';
-import { rememberPledgeContainers, rememberPledgeReference } from '../../../lib/last-pledge';
+import {
+  rememberPledgeAmount,
+  rememberPledgeContainers,
+  rememberPledgeReference,
+} from '../../../lib/last-pledge';
 import { navigate } from '../../../lib/navigation';
 import { progressQuery } from '../../../lib/query-keys';
 import { rememberStatusLink } from '../../../lib/status-link';
@@ -99,6 +103,8 @@ export default function PledgeDialog({
       // The thank-you page shows the payment reference (a honeypot answer has none).
       if (typeof created.reference === 'string') rememberPledgeReference(created.reference);
       if (typeof created.containers === 'number') rememberPledgeContainers(created.containers);
+      if (typeof created.amount === 'number' && typeof created.currency === 'string')
+        rememberPledgeAmount(created.amount, created.currency);
       rememberStatusLink(created);
     } catch {
       return; // "Pledge Failed" toast shown by the mutation; the form keeps what was typed.

@@ -1,5 +1,12 @@
 import { formatMoney, formatNumber } from '@shared/format';
-import { confirmationNote, paymentNote, paymentSections } from '@shared/payment-text';
+import {
+  accountOrder,
+  amountToTransferText,
+  confirmationNote,
+  paymentNote,
+  paymentSections,
+  questionsNote,
+} from '@shared/payment-text';
 import { button, detailsTable, html, page, type EmailData, type RenderedEmail } from './layout';
 
 /**
@@ -17,6 +24,33 @@ export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): R
     : null;
   const rows = (list: [string, string][], indent = '  ') =>
     list.map(([k, v]) => `${indent}${k}: ${v}`).join('\n');
+  // The amount to send, the account of the pledge's currency first, the reference alone in the
+  // note, and no request to e-mail a confirmation unless the campaign asks for one (issue 24).
+  const toTransfer = amountToTransferText({
+    amountMinor: pledge.amount * 100,
+    currency: pledge.currency,
+  });
+  const order = accountOrder(pledge.currency);
+  const note = paymentNote(campaign, reference);
+  const confirmation = confirmationNote(campaign);
+  const textAccounts = {
+    usd: [
+      'USD WIRE TRANSFER',
+      rows(s.usd),
+      '  Intermediary Bank',
+      rows(s.intermediary, '    '),
+      '',
+    ],
+    jmd: ['JMD LOCAL BANK TRANSFER', rows(s.jmd), ''],
+  };
+  const htmlAccounts = {
+    usd: html`<h2 style="font-size:18px;margin:24px 0 4px;">USD Wire Transfer</h2>
+      ${detailsTable(s.usd)}
+      <h3 style="font-size:15px;margin:8px 0 4px;">Intermediary Bank</h3>
+      ${detailsTable(s.intermediary)}`,
+    jmd: html`<h2 style="font-size:18px;margin:24px 0 4px;">JMD Local Bank Transfer</h2>
+      ${detailsTable(s.jmd)}`,
+  };
 
   const text = [
     `Dear ${pledge.name},`,
@@ -25,17 +59,12 @@ export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): R
     '',
     ...(referenceLine ? [referenceLine, ''] : []),
     'To complete your donation, please send a bank transfer using the details below.',
+    toTransfer,
     '',
-    'USD WIRE TRANSFER',
-    rows(s.usd),
-    '  Intermediary Bank',
-    rows(s.intermediary, '    '),
-    '',
-    'JMD LOCAL BANK TRANSFER',
-    rows(s.jmd),
-    '',
-    paymentNote(campaign),
-    confirmationNote(campaign),
+    ...order.flatMap((k) => textAccounts[k]),
+    note,
+    ...(confirmation ? [confirmation] : []),
+    questionsNote(campaign),
     '',
     'Your pledge status page shows when your payment has arrived, and these details again:',
     statusUrl,
@@ -53,14 +82,11 @@ export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): R
     </p>
     ${reference ? html`<p style="background:#fef3c7;border:1px solid #f59e0b;border-radius:8px;padding:12px;">Your payment reference is <strong style="font-size:18px;">${reference}</strong>. Please put it in the payment note of your transfer so that we can match your payment to your pledge.</p>` : null}
     <p>To complete your donation, please send a bank transfer using the details below.</p>
-    <h2 style="font-size:18px;margin:24px 0 4px;">USD Wire Transfer</h2>
-    ${detailsTable(s.usd)}
-    <h3 style="font-size:15px;margin:8px 0 4px;">Intermediary Bank</h3>
-    ${detailsTable(s.intermediary)}
-    <h2 style="font-size:18px;margin:24px 0 4px;">JMD Local Bank Transfer</h2>
-    ${detailsTable(s.jmd)}
-    <p>${paymentNote(campaign)}</p>
-    <p>${confirmationNote(campaign)}</p>
+    <p><strong>${toTransfer}</strong></p>
+    ${htmlAccounts[order[0]!]} ${htmlAccounts[order[1]!]}
+    <p>${note}</p>
+    ${confirmation ? html`<p>${confirmation}</p>` : null}
+    <p>${questionsNote(campaign)}</p>
     <p>Your pledge status page shows when your payment has arrived, and these details again:</p>
     ${button(statusUrl, 'See your pledge status')}
     <p>With gratitude,<br />${campaign.name}</p>`;
