@@ -8,7 +8,7 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import { EXPORT_FILE_NAME } from '@shared/constants';
-import { formatMoney } from '@shared/format';
+import { formatMinor } from '@shared/format';
 import type { UploadedImage, UploadUrlResponse } from '@shared/api-types';
 import type { AdminEmailMessage } from '@shared/schemas/email';
 import type {
@@ -130,16 +130,17 @@ function useAdminMutation<TVars, TData = unknown>(opts: AdminMutationOptions<TVa
  */
 export function useRecordPayment() {
   return useAdminMutation<
-    { pledge: AdminPledge; amountReceived: number; currencyReceived: 'USD' | 'JMD' },
+    /** The total that arrived, in cents (J$12.34 is 1234). */
+    { pledge: AdminPledge; amountReceivedMinor: number; currencyReceived: 'USD' | 'JMD' },
     AdminPledge
   >({
-    mutationFn: async ({ pledge, amountReceived, currencyReceived }) =>
+    mutationFn: async ({ pledge, amountReceivedMinor, currencyReceived }) =>
       (pledge.isPaid
         ? await apiRequest('PATCH', `/api/pledges/${pledge.id}`, {
-            updates: { amountReceived, currencyReceived },
+            updates: { amountReceivedMinor, currencyReceived },
           })
         : await apiRequest('PUT', `/api/pledges/${pledge.id}/confirm`, {
-            amountReceived,
+            amountReceivedMinor,
             currencyReceived,
           })
       ).json(),
@@ -148,7 +149,7 @@ export function useRecordPayment() {
       p.paymentState === 'part-paid'
         ? {
             title: 'Part payment recorded',
-            description: `${formatMoney(p.outstandingAmount, p.currency)} is still outstanding.`,
+            description: `${formatMinor(p.outstandingMinor ?? Math.round(p.outstandingAmount * 100), p.currency)} is still outstanding.`,
           }
         : CONFIRM_TOASTS.paymentConfirmed,
     fallback: CONFIRM_TOASTS.confirmFailed,

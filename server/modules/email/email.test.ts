@@ -7,6 +7,7 @@ import campaign from '../../../config/campaign.json';
 import { startTestSmtp, type TestSmtp } from '../../../tests/support/smtp';
 import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { ConfigError, loadConfig } from '../../config';
+import { statementLines } from '../../db/schema';
 
 /** Instruction and receipt e-mails through the outbox, over real SMTP. */
 const FAST_RETRY = { MAIL_RETRY_BASE_MS: '100', MAIL_POLL_MS: '50' };
@@ -158,6 +159,42 @@ describe('e-mail over SMTP', () => {
     await t.request(`/api/pledges/${created.id}/confirm`, { method: 'PUT', json: {}, cookie });
     await new Promise((r) => setTimeout(r, 300));
     expect(smtp.received.length).toBe(before + 1);
+  });
+
+  it('sends a receipt over SMTP for a payment confirmed from a bank statement, with its cents', async () => {
+    const created = await pledge(t, {
+      name: 'Statement Receipt',
+      email: 'statement@donors.test',
+      amount: 100,
+      currency: 'JMD',
+    });
+    await until(
+      async () => (await outboxRows(t)).find((r) => r.pledge_id === created.id),
+      (r) => r?.sent_at !== null && r !== undefined,
+    );
+    const before = smtp.received.length;
+    const [line] = await t.database.db
+      .insert(statementLines)
+      .values({
+        fingerprint: `smtp-${created.id}`,
+        bookedOn: '2026-11-04',
+        amountCents: 1234,
+        currency: 'JMD',
+        description: 'TRANSFER',
+        payer: 'STATEMENT RECEIPT',
+      })
+      .returning({ id: statementLines.id });
+    const res = await t.request('/api/admin/statements/confirm', {
+      method: 'POST',
+      cookie,
+      json: { lines: [{ lineId: line!.id, pledgeId: created.id }] },
+    });
+    expect(await res.json()).toMatchObject({ confirmed: 1 });
+    const mails = await smtp.waitFor(before + 1);
+    const receipt = mails.slice(before).find((m) => m.subject?.startsWith('Receipt'))!;
+    expect(receipt.to).toMatchObject({ value: [{ address: 'statement@donors.test' }] });
+    expect(receipt.text).toContain('Amount received: J$12.34');
+    expect(receipt.text).toContain('Still to pay: J$87.66');
   });
 
   it('retries while the server refuses, then delivers once', async () => {

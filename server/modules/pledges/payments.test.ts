@@ -125,6 +125,45 @@ describe('recording a payment', () => {
     expect(await paymentsOf(app, confirmCall.id)).toHaveLength(1);
   });
 
+  test('Record payment keeps cents (amountReceivedMinor), and a lower total is a correction', async ({
+    app,
+    adminClient,
+    pledge,
+  }) => {
+    const p = await pledge({ amount: 20, currency: 'JMD' });
+    const first = await adminClient.request(`/api/pledges/${p.id}/confirm`, {
+      method: 'PUT',
+      json: { amountReceivedMinor: 1234, currencyReceived: 'JMD' },
+    });
+    expect(await first.json()).toMatchObject({
+      amountReceived: 12.34,
+      amountReceivedMinor: 1234,
+      paymentState: 'part-paid',
+      outstandingMinor: 766,
+    });
+    // The dialog sends the new total: J$15.00 is J$2.66 more (a second payment, a second receipt).
+    const more = await adminClient.request(`/api/pledges/${p.id}`, {
+      method: 'PATCH',
+      json: { updates: { amountReceivedMinor: 1500 } },
+    });
+    expect(await more.json()).toMatchObject({ amountReceivedMinor: 1500, outstandingMinor: 500 });
+    expect(await paymentsOf(app, p.id)).toMatchObject([
+      { amountMinor: 1234, reversedAt: null },
+      { amountMinor: 266, reversedAt: null },
+    ]);
+    expect(await receiptsOf(app, p.id)).toBe(2);
+    // Less than before: a correction; the payments are replaced by one of the new total, and no
+    // receipt goes out for money that did not arrive.
+    const less = await adminClient.request(`/api/pledges/${p.id}`, {
+      method: 'PATCH',
+      json: { updates: { amountReceivedMinor: 1000 } },
+    });
+    expect(await less.json()).toMatchObject({ amountReceivedMinor: 1000, outstandingMinor: 1000 });
+    const after = await paymentsOf(app, p.id);
+    expect(after.filter((x) => x.reversedAt === null)).toMatchObject([{ amountMinor: 1000 }]);
+    expect(await receiptsOf(app, p.id)).toBe(2);
+  });
+
   test('over paid is shown, and never cancels another donor’s debt on the home', async ({
     app,
     adminClient,

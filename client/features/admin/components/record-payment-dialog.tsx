@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { CURRENCIES, CURRENCY_PREFIX, type Currency } from '@shared/constants';
-import { formatMoney } from '@shared/format';
+import { formatMinor, formatMoney } from '@shared/format';
 import type { AdminPledge } from '@shared/schemas/pledge';
-import { convertAmount } from '@shared/received';
+import { convertMinor, parseMinor, paymentSummary } from '@shared/received';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
@@ -35,21 +35,28 @@ export function RecordPaymentDialog({
   function submit(e: FormEvent) {
     e.preventDefault();
     if (!pledge) return;
-    const value = Number(amount);
-    if (amount.trim() === '' || !Number.isInteger(value) || value < 1) {
-      setError('Amount received must be a whole number of at least 1');
+    // Cents are kept (record 013): 12.34 is sent as 1234 minor units.
+    const minor = parseMinor(amount);
+    if (minor === undefined || minor < 1) {
+      setError('Amount received must be an amount of at least 0.01, with at most two decimals');
       return;
     }
     record.mutate(
-      { pledge, amountReceived: value, currencyReceived: currency },
+      { pledge, amountReceivedMinor: minor, currencyReceived: currency },
       { onSuccess: () => onOpenChange(false) },
     );
   }
 
-  const value = Number(amount);
-  const inPledgeCurrency =
-    pledge && Number.isFinite(value) ? convertAmount(value, currency, pledge.currency) : 0;
-  const short = pledge ? Math.max(0, pledge.amount - inPledgeCurrency) : 0;
+  const minor = parseMinor(amount) ?? 0;
+  const summary = pledge
+    ? paymentSummary({
+        amount: pledge.amount,
+        currency: pledge.currency,
+        isPaid: true,
+        currencyReceived: currency,
+        receivedMinor: convertMinor(minor, currency, pledge.currency),
+      })
+    : undefined;
 
   return (
     <Dialog open={pledge !== null} onOpenChange={onOpenChange}>
@@ -68,9 +75,9 @@ export function RecordPaymentDialog({
             <Input
               id="record-amount"
               type="number"
-              inputMode="numeric"
-              step={1}
-              min={1}
+              inputMode="decimal"
+              step={0.01}
+              min={0.01}
               value={amount}
               aria-invalid={error ? true : undefined}
               aria-describedby="record-amount-hint record-amount-error"
@@ -80,9 +87,11 @@ export function RecordPaymentDialog({
               }}
             />
             <p id="record-amount-hint" className="text-sm text-ink-700" aria-live="polite">
-              {pledge && short > 0
-                ? `Part paid: ${formatMoney(short, pledge.currency)} will stay outstanding.`
-                : 'Paid in full.'}
+              {pledge && summary?.state === 'part-paid'
+                ? `Part paid: ${formatMinor(summary.outstandingMinor, pledge.currency)} will stay outstanding.`
+                : pledge && summary?.state === 'over-paid'
+                  ? `Over paid: ${formatMinor(summary.overpaidMinor, pledge.currency)} more than pledged.`
+                  : 'Paid in full.'}
             </p>
             <FieldError id="record-amount-error">{error ?? undefined}</FieldError>
           </div>
