@@ -73,6 +73,16 @@ export const pledges = pgTable(
      * pledge instead of storing a second one. Honoured for 24 hours.
      */
     idempotencyKey: text('idempotency_key'),
+    /**
+     * SHA-256 of the body the key came with: the same key with another body is refused (422), as
+     * the IETF Idempotency-Key draft says (second review 2.6, migration 0018).
+     */
+    idempotencyBodyHash: text('idempotency_body_hash'),
+    /**
+     * The client key (server/lib/client-key.ts) that created the pledge: a replay from another
+     * client gets no status link, and instruction e-mails are capped per client (review 2.1, 2.6).
+     */
+    clientKey: text('client_key'),
   },
   (t) => [
     unique('pledges_reference_unique').on(t.reference),
@@ -82,6 +92,9 @@ export const pledges = pgTable(
     // indexes for its search are in migration 0004 (only where pg_trgm exists).
     index('pledges_created_at_id_idx').on(t.createdAt, t.id),
     index('pledges_amount_created_at_id_idx').on(t.amount, t.createdAt, t.id),
+    index('pledges_client_key_created_idx')
+      .on(t.clientKey, t.createdAt)
+      .where(sql`${t.clientKey} is not null`),
     check('pledges_amount_positive', sql`${t.amount} >= 1`),
     check('pledges_currency_known', sql`${t.currency} in ('USD', 'JMD')`),
     check(
@@ -261,6 +274,7 @@ export const outbox = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
     index('outbox_pledge_idx').on(t.pledgeId, t.createdAt),
+    index('outbox_created_idx').on(t.createdAt),
     check('outbox_kind_known', sql`${t.kind} in ('instructions', 'receipt')`),
   ],
 );

@@ -163,8 +163,11 @@ export type AdminPledge = z.infer<typeof adminPledgeSchema>;
 export const createdPledgeSchema = publicPledgeSchema.extend({
   isPaid: z.boolean(),
   reference: z.string(),
-  /** The donor's status page, /pledge/{id}?t={token} (docs/decisions/014-email-outbox.md). */
-  statusUrl: z.string(),
+  /**
+   * The donor's status page, /pledge/{id}?t={token} (docs/decisions/014-email-outbox.md). Absent
+   * when an Idempotency-Key replay comes from another client than the pledge's.
+   */
+  statusUrl: z.string().optional(),
 });
 export type CreatedPledge = z.infer<typeof createdPledgeSchema>;
 

@@ -125,18 +125,19 @@ export async function insertPledges(
   const result = (await db.execute(sql`
     insert into pledges
       (name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at,
-       idempotency_key, reference)
+       idempotency_key, idempotency_body_hash, client_key, reference)
     select name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at,
-      coalesce(created_at, clock_timestamp()), idempotency_key,
+      coalesce(created_at, clock_timestamp()), idempotency_key, idempotency_body_hash, client_key,
       pledge_reference(nextval('pledge_reference_seq'), ${referencePrefix})
     from unnest(
       ${col((v) => v.name)}::text[], ${col((v) => v.email)}::text[], ${col((v) => v.amount)}::int[],
       ${col((v) => v.currency ?? 'USD')}::text[], ${col((v) => v.containers)}::bigint[],
       ${col((v) => v.isAnonymous ?? false)}::bool[], ${col((v) => v.isPaid ?? false)}::bool[],
       ${col((v) => iso(v.paymentConfirmedAt))}::timestamptz[], ${col((v) => iso(v.createdAt))}::timestamptz[],
-      ${col((v) => v.idempotencyKey ?? null)}::text[]
+      ${col((v) => v.idempotencyKey ?? null)}::text[],
+      ${col((v) => v.idempotencyBodyHash ?? null)}::text[], ${col((v) => v.clientKey ?? null)}::text[]
     ) as t(name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at,
-      idempotency_key)
+      idempotency_key, idempotency_body_hash, client_key)
     returning id, created_at, reference, ${createdMicros} as created_micros`)) as unknown as {
     rows: {
       id: string;
@@ -165,6 +166,8 @@ export async function insertPledges(
       amountReceivedMinor: null,
       receivedMinor: null,
       idempotencyKey: v.idempotencyKey ?? null,
+      idempotencyBodyHash: v.idempotencyBodyHash ?? null,
+      clientKey: v.clientKey ?? null,
       createdMicros: Number(r.created_micros),
     };
   });

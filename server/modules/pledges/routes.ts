@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,7 +18,8 @@ import {
 } from '@shared/schemas/pledge';
 import { NO_CHANGES_MESSAGE } from '@shared/schemas/update';
 import type { AppContext } from '../../context';
-import { BODY_NOT_OBJECT, badRequest, notFound } from '../../lib/http-error';
+import { clientKey } from '../../lib/client-key';
+import { BODY_NOT_OBJECT, badRequest, HttpError, notFound } from '../../lib/http-error';
 import { sendCached, sendOnce, sendRaw } from '../../read-model/cached-body';
 import { audited, writeAudit } from '../audit/repo';
 import { convertMinor } from '@shared/received';
@@ -37,7 +39,18 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
     throw badRequest(
       'Idempotency-Key must be 8 to 100 letters, digits, dashes or underscores (a UUID).',
     );
-  return raw.toLowerCase();
+  // As sent: "ABC…" and "abc…" are two keys (second review 2.6; lower-casing them let another
+  // body find someone else's pledge).
+  return raw;
+}
+
+export const IDEMPOTENCY_MISMATCH =
+  'This Idempotency-Key was already used with a different pledge. Send a new key for a new pledge.';
+
+/** SHA-256 of the parsed pledge, field by field in a fixed order: what a key is bound to. */
+function bodyHashOf(input: PledgeCreate): string {
+  const fields = Object.entries(input).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 const JSON_TYPE = 'application/json; charset=utf-8';
 const pledgeParams = idParamsSchema('pledge');
@@ -95,14 +108,27 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
    * still being written share its promise; later ones find it by its key (unique in the table).
    */
   const inFlight = new Map<string, Promise<repo.PledgeRow>>();
-  function submitOnce(key: string, input: PledgeCreate): Promise<repo.PledgeRow> {
+  function submitOnce(key: string, input: PledgeCreate, client: string): Promise<repo.PledgeRow> {
+    const bodyHash = bodyHashOf(input);
+    // The key is bound to its body: another body with it is refused, never answered with the
+    // first pledge (IETF Idempotency-Key draft: 422). Rows from before migration 0018 have none.
+    const sameBody = (row: repo.PledgeRow) => {
+      if (row.idempotencyBodyHash !== null && row.idempotencyBodyHash !== bodyHash)
+        throw new HttpError(422, IDEMPOTENCY_MISMATCH);
+      return row;
+    };
     const pending = inFlight.get(key);
-    if (pending) return pending;
+    if (pending) return pending.then(sameBody);
     const run = (async () => {
       const existing = await repo.findByIdempotencyKey(db, key, config.now(), IDEMPOTENCY_TTL_MS);
       if (existing) return existing;
       try {
-        return await writer.submit({ ...repo.newPledgeValues(input), idempotencyKey: key });
+        return await writer.submit({
+          ...repo.newPledgeValues(input),
+          idempotencyKey: key,
+          idempotencyBodyHash: bodyHash,
+          clientKey: client,
+        });
       } catch (err) {
         // Another instance stored the same key first (PostgreSQL): answer with its pledge.
         const raced = await repo.findByIdempotencyKey(db, key, config.now(), IDEMPOTENCY_TTL_MS);
@@ -112,7 +138,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     })();
     inFlight.set(key, run);
     void run.finally(() => inFlight.delete(key)).catch(() => undefined);
-    return run;
+    return run.then(sameBody);
   }
 
   const pledgeLimit = config.rateLimitPledgesPerMinute;
@@ -139,9 +165,13 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
         return reply.code(201).send({ ok: true });
       }
       const key = idempotencyKeyOf(request);
+      const client = clientKey(request.ip);
       const row = key
-        ? await submitOnce(key, input)
-        : await writer.submit(repo.newPledgeValues(input));
+        ? await submitOnce(key, input, client)
+        : await writer.submit({ ...repo.newPledgeValues(input), clientKey: client });
+      // A replay from another client (a key that leaked or was guessed) gets the pledge, but not
+      // its status link, which shows the donor's name and payment state (second review 2.6).
+      const ownClient = row.clientKey === null || row.clientKey === client;
       // The donor's own payment reference and status page link
       // (docs/decisions/014-email-outbox.md), for the thank-you page: only in this answer, never in
       // a list that others read.
@@ -149,7 +179,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
         ...repo.toPublicPledge(row),
         isPaid: row.isPaid,
         reference: row.reference,
-        statusUrl: email.links.path(row.id),
+        ...(ownClient ? { statusUrl: email.links.path(row.id) } : {}),
       });
     },
   );
