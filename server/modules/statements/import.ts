@@ -60,9 +60,11 @@ const SAMPLE_ROWS = 5;
 /** A guess for a header-less file: the first date column, the first amount column, the widest text. */
 function guessByShape(csv: DecodedCsv): Partial<StatementMapping> {
   const rows = csv.body.slice(0, 20);
-  const columnIs = (i: number, test: (c: string) => boolean) =>
-    rows.filter((r) => r.cells[i]).length > 0 &&
-    rows.filter((r) => r.cells[i]).every((r) => test(r.cells[i]!));
+  // Most of the column's cells (a malformed one does not hide the column).
+  const columnIs = (i: number, test: (c: string) => boolean) => {
+    const cells = rows.map((r) => r.cells[i] ?? '').filter(Boolean);
+    return cells.length > 0 && cells.filter(test).length >= cells.length * 0.8;
+  };
   const index = csv.headers.map((_, i) => i);
   const date = index.find((i) => columnIs(i, isDateLike));
   const amount = index.find(
@@ -146,7 +148,12 @@ export async function previewOf(
   if (matched) mapping = matched.mapping;
   else if (legacy && fits(legacy)) mapping = legacy;
   else {
-    const guess = csv.firstRowIsData ? guessByShape(csv) : guessMapping(csv.headers);
+    const guess = csv.firstRowIsData
+      ? guessByShape(csv)
+      : guessMapping(
+          csv.headers,
+          csv.body.slice(0, 50).map((r) => r.cells),
+        );
     mapping = { ...guess, dateOrder: guessDateOrder(csv, guess.date) };
   }
   return {

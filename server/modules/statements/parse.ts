@@ -38,8 +38,9 @@ export interface StatementLine {
   currency: Currency;
   description: string;
   payer: string;
-  /** The line's place in its file (0-based). */
+  /** The line's place in its file (0-based), and its 1-based line number in the file. */
   position: number;
+  line: number;
   /** The cells (CSV) or fields (OFX, CAMT.053) as the file had them. */
   raw: unknown;
 }
@@ -55,13 +56,21 @@ export interface ReadLines {
   fileLines: number;
   lines: StatementLine[];
   skippedBy: Record<SkipKind, number>;
+  /** Each skipped line's number and kind (the tests check every line). */
+  skippedLines: { line: number; kind: SkipKind }[];
   refused: Refusal[];
+}
+
+export function skipLine(read: ReadLines, line: number, kind: SkipKind) {
+  read.skippedBy[kind]++;
+  read.skippedLines.push({ line, kind });
 }
 
 export const emptyRead = (): ReadLines => ({
   fileLines: 0,
   lines: [],
   skippedBy: { moneyOut: 0, notCompleted: 0, other: 0 },
+  skippedLines: [],
   refused: [],
 });
 
@@ -91,19 +100,40 @@ export function currencyOf(text: string): Currency | null {
 const FOOTER = /balance|total|closing|opening|brought forward|carried forward|summary/i;
 const oneSpace = (s: string) => s.replace(/\s+/g, ' ');
 
-/** A first guess of the mapping from the header names (English banking exports). */
-export function guessMapping(headers: string[]): Partial<StatementMapping> {
-  const find = (re: RegExp) => headers.find((h) => re.test(h.toLowerCase()));
+/**
+ * A first guess of the mapping from the header names (English banking exports; the first
+ * alternative that names a header wins), and the first rows' values for the direction column.
+ */
+export function guessMapping(
+  headers: string[],
+  sample: string[][] = [],
+): Partial<StatementMapping> {
+  const find = (...patterns: RegExp[]) => {
+    for (const re of patterns) {
+      const h = headers.find((name) => re.test(name.toLowerCase()));
+      if (h) return h;
+    }
+    return undefined;
+  };
   const credit = find(/credit|paid in|money in|deposit/);
+  const known = new Set([...DEFAULT_DIRECTION_IN, ...DEFAULT_DIRECTION_OUT]);
+  // A direction column only when every value in the first rows is a known one.
+  const direction = headers.find((_, i) => {
+    const values = sample.map((r) => (r[i] ?? '').trim().toUpperCase()).filter(Boolean);
+    return values.length > 0 && values.every((v) => known.has(v)) && headers[i] !== credit;
+  });
   return {
-    date: find(/date|booked|posted|valuta|buchung/),
+    date: find(/date|booked|posted|valuta|buchung/, /finished|completed/, /created|time/),
     amount: credit ? undefined : find(/amount|betrag|value/),
     credit,
     debit: find(/debit|paid out|money out|withdrawal/),
     currency: find(/currency|ccy|curr|währung/),
-    description: find(/description|details|narrative|reference|memo|purpose|remark|verwendung/),
-    payer: find(/payer|name|counterparty|from|sender|remitter|auftraggeber/),
-    direction: find(/^(direction|dr\/cr|cr\/dr|credit\/debit|debit\/credit|in\/out|type)$/),
+    description: find(
+      /description|narrative|reference|memo|purpose|verwendung/,
+      /details|remark|particulars/,
+    ),
+    payer: find(/payer|counterparty|sender|remitter|auftraggeber/, /name|from/),
+    direction,
     status: find(/^(status|state)$/),
   };
 }
@@ -154,7 +184,7 @@ export async function statementCredits(
     out.fileLines++;
     const cell = (at: number) => (at >= 0 ? (row.cells[at] ?? '').trim() : '');
     const refuse = (reason: string) => out.refused.push({ line: row.line, reason });
-    const skip = (kind: SkipKind) => out.skippedBy[kind]++;
+    const skip = (kind: SkipKind) => skipLine(out, row.line, kind);
     const dateText = cell(c.date);
     const bookedOn = parseDate(dateText, mapping.dateOrder);
     // A footer or a balance line: no date, and a word saying what it is.
@@ -220,6 +250,7 @@ export async function statementCredits(
     }
     if (!bookedOn) {
       if (footer) skip('other');
+      else if (!dateText) refuse(`No date in the column "${mapping.date}".`);
       else
         refuse(
           `"${dateText}" is not a date (as ${mapping.dateOrder}). Check the date column and the date order.`,
@@ -252,6 +283,7 @@ export async function statementCredits(
       description: oneSpace(cell(c.description)),
       payer: oneSpace(cell(c.payer)),
       position: row.position,
+      line: row.line,
       raw,
     });
   }

@@ -98,6 +98,14 @@ export async function listMappings(db: DbOrTx): Promise<StatementMappingRow[]> {
   return db.select().from(statementMappings).orderBy(asc(statementMappings.name));
 }
 
+export async function mappingBySignature(db: DbOrTx, signature: string) {
+  const [row] = await db
+    .select()
+    .from(statementMappings)
+    .where(eq(statementMappings.signature, signature));
+  return row;
+}
+
 /** Saves the mapping of a layout (by its signature), under the treasurer's name for it. */
 export async function saveMapping(
   db: DbOrTx,

@@ -74,8 +74,13 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
       const slicer = new Slicer();
       const opened = await openStatement(bytesOf(content), mapping?.firstRowIsData, slicer);
       const read = await readLines(opened, mapping, slicer);
+      // The name given, else the saved mapping's of this layout, else a default.
       const mappingName =
-        opened.format === 'csv' ? (request.body.mappingName ?? defaultName(opened.csv)) : null;
+        opened.format === 'csv'
+          ? (request.body.mappingName ??
+            (await repo.mappingBySignature(db, opened.csv.signature))?.name ??
+            defaultName(opened.csv))
+          : null;
       const skipped = read.skippedBy.moneyOut + read.skippedBy.notCompleted + read.skippedBy.other;
       const stored = await audited(db, request, async (tx) => {
         const importId = await repo.insertImport(tx, {

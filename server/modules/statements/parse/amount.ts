@@ -156,15 +156,12 @@ export function decimalStyleOf(cells: Iterable<string>): DecimalStyle | undefine
   let dot = 0;
   let comma = 0;
   for (const cell of cells) {
-    const s = cell.replace(/[^\d.,]/g, '');
-    const m = /[.,](\d+)$/.exec(s);
+    // Only amounts read for certain without help count (a malformed 1.234.5 says nothing).
+    if (parseAmount(cell).kind !== 'amount') continue;
+    const m = /([.,])\d{1,2}(?!\d)(?=[^\d.,]*$)/.exec(cell);
     if (!m) continue;
-    const sep = s[m.index] as DecimalStyle;
-    const other = sep === '.' ? ',' : '.';
-    if (m[1]!.length <= 2 || s.includes(other)) {
-      if (sep === '.') dot++;
-      else comma++;
-    }
+    if (m[1] === '.') dot++;
+    else comma++;
   }
   if (dot && !comma) return '.';
   if (comma && !dot) return ',';

@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { badRequest } from '../../../lib/http-error';
-import { currencyOf, emptyRead, Fingerprints, type ReadLines } from '../parse';
+import { currencyOf, emptyRead, Fingerprints, skipLine, type ReadLines } from '../parse';
 import { parseAmount } from './amount';
 import { Slicer } from './slicer';
 
@@ -93,11 +93,11 @@ export async function readCamt(text: string, slicer = new Slicer()): Promise<Rea
         out.fileLines++;
         const at = position++;
         if (!credit) {
-          out.skippedBy.moneyOut++;
+          skipLine(out, line, 'moneyOut');
           continue;
         }
         if (status !== 'BOOK') {
-          out.skippedBy.notCompleted++;
+          skipLine(out, line, 'notCompleted');
           continue;
         }
         const amount = parseAmount(str(amt), '.');
@@ -106,7 +106,7 @@ export async function readCamt(text: string, slicer = new Slicer()): Promise<Rea
           continue;
         }
         if (amount.cents <= 0) {
-          out.skippedBy.other++;
+          skipLine(out, line, 'other');
           continue;
         }
         const code = str(node(amt)['@Ccy']);
@@ -143,6 +143,7 @@ export async function readCamt(text: string, slicer = new Slicer()): Promise<Rea
           description,
           payer,
           position: at,
+          line,
           raw: {
             account,
             entryRef,

@@ -1,6 +1,13 @@
 import { parseSync } from 'ofx-js';
 import { badRequest } from '../../../lib/http-error';
-import { currencyOf, emptyRead, Fingerprints, type ReadLines, type StatementLine } from '../parse';
+import {
+  currencyOf,
+  emptyRead,
+  Fingerprints,
+  skipLine,
+  type ReadLines,
+  type StatementLine,
+} from '../parse';
 import { parseAmount } from './amount';
 import { Slicer } from './slicer';
 
@@ -63,11 +70,11 @@ export async function readOfx(text: string, slicer = new Slicer()): Promise<Read
         continue;
       }
       if (amount.cents < 0) {
-        out.skippedBy.moneyOut++;
+        skipLine(out, line, 'moneyOut');
         continue;
       }
       if (amount.cents === 0) {
-        out.skippedBy.other++;
+        skipLine(out, line, 'other');
         continue;
       }
       const posted = /^(\d{4})(\d{2})(\d{2})/.exec(str(t.DTPOSTED));
@@ -96,6 +103,7 @@ export async function readOfx(text: string, slicer = new Slicer()): Promise<Read
         description: memo || name,
         payer: name,
         position: at,
+        line,
         raw,
       };
       out.lines.push(statementLine);
