@@ -13,7 +13,7 @@ import {
   useConfirmStatementLines,
 } from '../api';
 import { Label } from '../../../components/ui/label';
-import { StatementMapping, type Mapping } from './statement-mapping';
+import { ImportSummary, StatementMapping, type Mapping } from './statement-mapping';
 import { preTicked, StatementReview } from './statement-review';
 
 function toBase64(buffer: ArrayBuffer): string {
@@ -33,6 +33,7 @@ export function StatementImport() {
   const [file, setFile] = useState<{ name: string; content: string } | null>(null);
   const [preview, setPreview] = useState<StatementPreview | null>(null);
   const [mapping, setMapping] = useState<Mapping>({});
+  const [mappingName, setMappingName] = useState('');
   const [result, setResult] = useState<StatementImportResult | null>(null);
   const [ticked, setTicked] = useState<Set<string>>(new Set());
   const [error, setError] = useState<string | null>(null);
@@ -74,11 +75,18 @@ export function StatementImport() {
     }
     const content = toBase64(await f.arrayBuffer());
     setFile({ name: f.name, content });
+    await readPreview(content);
+  }
+
+  /** The columns, first rows and matching saved mapping; again when the first-row switch moves. */
+  async function readPreview(content: string, firstRowIsData?: boolean) {
     setBusy(true);
+    setError(null);
     try {
-      const p = await previewStatement(content);
+      const p = await previewStatement(content, firstRowIsData);
       setPreview(p);
       setMapping(p.mapping);
+      setMappingName(p.mappingName);
     } catch (err) {
       setError(errorMessage(err, 'This file could not be read.'));
     } finally {
@@ -91,9 +99,16 @@ export function StatementImport() {
     setBusy(true);
     setError(null);
     try {
-      const r = await importStatement(file.name, file.content, mapping as Mapping0);
+      const r = await importStatement(
+        file.name,
+        file.content,
+        preview?.format === 'csv' ? (mapping as Mapping0) : undefined,
+        mappingName,
+      );
       setResult(r);
       setTicked(new Set(r.lines.filter(preTicked).map((l) => l.id)));
+      // Imported: the review takes the place of the mapping screen.
+      setPreview(null);
     } catch (err) {
       setError(errorMessage(err, 'The statement could not be imported.'));
     } finally {
@@ -119,9 +134,10 @@ export function StatementImport() {
           Import bank statement
         </h2>
         <p className="mt-1 text-sm text-ink-700">
-          Upload the CSV export of your online banking (at most 5 MB). Each incoming transfer is
-          matched to a pledge by its payment reference, or by amount and payer name. Importing the
-          same statement again never confirms a payment twice.
+          Upload the CSV, OFX/QFX or CAMT.053 export of your online banking (at most 5 MB and 20,000
+          lines). Each completed incoming transfer is matched to a pledge by its payment reference,
+          or by amount and payer name. Importing the same statement again never confirms a payment
+          twice.
         </p>
       </div>
       <div className="grid max-w-md gap-1.5">
@@ -129,7 +145,7 @@ export function StatementImport() {
         <input
           id="statement-file"
           type="file"
-          accept=".csv,text/csv,text/plain"
+          accept=".csv,.txt,.ofx,.qfx,.xml,text/csv,text/plain,application/xml,text/xml"
           onChange={(e) => void onFile(e)}
           className="text-sm file:mr-3 file:rounded-lg file:border file:border-ink-300 file:bg-white file:px-3 file:py-2 file:font-semibold"
         />
@@ -145,10 +161,15 @@ export function StatementImport() {
           preview={preview}
           mapping={mapping}
           onChange={setMapping}
+          mappingName={mappingName}
+          onMappingName={setMappingName}
+          onFirstRowIsData={(v) => file && void readPreview(file.content, v)}
           busy={busy}
           onImport={() => void runImport()}
         />
       ) : null}
+
+      {result?.skippedBy ? <ImportSummary result={result} /> : null}
 
       {result ? (
         <StatementReview
