@@ -172,10 +172,11 @@ export async function statementCredits(
   const completed = upper(mapping.completed?.length ? mapping.completed : DEFAULT_COMPLETED);
   const amountColumns = [c.amount, c.credit, c.debit].filter((i) => i >= 0);
   // 1,234 is 1234 or 1.234: the file's other amounts say which, when they agree.
-  const style = decimalStyleOf(
+  const style = await decimalStyleOf(
     (function* () {
       for (const r of csv.body) for (const i of amountColumns) yield r.cells[i] ?? '';
     })(),
+    slicer,
   );
   const out = emptyRead();
   const prints = new Fingerprints();

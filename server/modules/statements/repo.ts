@@ -8,7 +8,7 @@ export type StatementLineRow = typeof statementLines.$inferSelect;
 export type StatementMappingRow = typeof statementMappings.$inferSelect;
 
 /** Rows per INSERT: small enough that one statement of PGlite (same thread) stays short. */
-const BATCH = 250;
+const BATCH = 50;
 
 export async function insertImport(
   db: DbOrTx,
