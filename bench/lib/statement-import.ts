@@ -17,9 +17,12 @@ export interface ImportResult {
   previewMs: number;
   importMs: number;
   newLines: number;
-  progressDuringImport: { count: number; p50Ms: number; p99Ms: number; maxMs: number };
-  progressDuringPreview: { count: number; p50Ms: number; p99Ms: number; maxMs: number };
+  progressDuringImport: Latency;
+  progressDuringPreview: Latency;
+  /** The same requests for 5 s with no import: what this (shared) machine gives anyway. */
+  progressIdle: Latency;
 }
+type Latency = { count: number; p50Ms: number; p99Ms: number; maxMs: number };
 
 const LINES = 20_000;
 const TARGET_BYTES = 5 * 1024 * 1024 - 64 * 1024;
@@ -104,6 +107,7 @@ export async function benchStatementImport(
       `[import] a statement of ${LINES.toLocaleString('en-US')} lines, ${(bytes / 1024 / 1024).toFixed(2)} MB; GET /api/progress one at a time meanwhile`,
     );
 
+    const idle = await probe(baseUrl, sleep(5000));
     let t0 = performance.now();
     const preview = post('/api/admin/statements/preview', { content });
     const duringPreview = await probe(baseUrl, preview);
@@ -135,7 +139,11 @@ export async function benchStatementImport(
       newLines: Number(result.newLines),
       progressDuringPreview: stats(duringPreview),
       progressDuringImport: stats(duringImport),
+      progressIdle: stats(idle),
     };
+    log(
+      `[import] no import: /api/progress p50 ${out.progressIdle.p50Ms} ms, p99 ${out.progressIdle.p99Ms} ms, max ${out.progressIdle.maxMs} ms over ${out.progressIdle.count} requests`,
+    );
     log(
       `[import] preview ${previewMs} ms (/api/progress p50 ${out.progressDuringPreview.p50Ms} ms, p99 ${out.progressDuringPreview.p99Ms} ms, max ${out.progressDuringPreview.maxMs} ms over ${out.progressDuringPreview.count} requests)`,
     );
