@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { HttpError } from '../../lib/http-error';
+import { openStatement, readLines } from './import';
 import { parseAmount, type DecimalStyle } from './parse/amount';
 import { parseDate } from './parse/date';
 import { readCsv } from './parse/csv';
@@ -208,5 +211,82 @@ describe('decoding', () => {
     ).toBe('camt053');
     expect(detectFormat('Date,Amount\n')).toBe('csv');
     expect(() => detectFormat('<?xml version="1.0"?><html/>')).toThrow('not a bank statement');
+  });
+});
+
+describe('any input: a statement, or a 400 that says why (never another error)', () => {
+  const mapping = {
+    date: 'Column 1',
+    amount: 'Column 2',
+    description: 'Column 3',
+    fixedCurrency: 'USD' as const,
+    dateOrder: 'DMY' as const,
+  };
+  async function readAny(bytes: Buffer) {
+    try {
+      const opened = await openStatement(bytes, undefined, new Slicer());
+      if (opened.format !== 'csv') return;
+      const withColumns = {
+        ...mapping,
+        date: opened.csv.headers[0]!,
+        amount: opened.csv.headers[1] ?? opened.csv.headers[0]!,
+        description: opened.csv.headers[0]!,
+      };
+      await readLines(opened, withColumns, new Slicer());
+    } catch (err) {
+      expect(err).toBeInstanceOf(HttpError);
+      expect((err as HttpError).statusCode).toBe(400);
+    }
+  }
+
+  it('random text, CSV-like text, OFX-like and CAMT-like fragments', async () => {
+    const pieces = [
+      ',',
+      ';',
+      '\n',
+      '\r\n',
+      '"',
+      '""',
+      ' ',
+      '01/02/2025',
+      '-10.00',
+      '1,234',
+      'CR',
+      'J$',
+      '(5)',
+      '<OFX>',
+      '<STMTRS>',
+      '</STMTRS>',
+      '<STMTTRN>',
+      '</STMTTRN>',
+      '<TRNAMT>',
+      'OFXHEADER:100\n',
+      '<?xml version="1.0"?>',
+      '<Document>',
+      '<BkToCstmrStmt>',
+      '<Stmt>',
+      '</Stmt>',
+      '<Ntry>',
+      '</Ntry>',
+      '<Amt Ccy="USD">',
+      '</Amt>',
+      'camt.053',
+      '\uFEFF',
+      'é',
+      '\t',
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc
+            .array(fc.constantFrom(...pieces), { maxLength: 60 })
+            .map((p) => Buffer.from(p.join(''))),
+          fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)),
+          fc.string({ maxLength: 300 }).map((s) => Buffer.from(s)),
+        ),
+        readAny,
+      ),
+      { numRuns: 400 },
+    );
   });
 });
