@@ -19,6 +19,7 @@ import {
   type StatementLine,
 } from './parse';
 import { readCamt } from './parse/camt';
+import { fromBase64 } from './parse/decode';
 import { isDateLike } from './parse/date';
 import { readOfx } from './parse/ofx';
 import { type Slicer } from './parse/slicer';
@@ -33,12 +34,14 @@ export type OpenedStatement =
   | { format: Exclude<StatementFormat, 'csv'>; encoding: string; read: ReadLines };
 
 export async function openStatement(
-  bytes: Buffer,
+  bytes: Buffer | string,
   firstRowIsData: boolean | undefined,
   slicer: Slicer,
 ): Promise<OpenedStatement> {
-  const { text, encoding } = decodeStatement(bytes);
-  await slicer.pause();
+  const { text, encoding } = await decodeStatement(
+    typeof bytes === 'string' ? await fromBase64(bytes, slicer) : bytes,
+    slicer,
+  );
   const format = detectFormat(text);
   if (format === 'ofx') return { format, encoding, read: await readOfx(text, slicer) };
   if (format === 'camt053') return { format, encoding, read: await readCamt(text, slicer) };

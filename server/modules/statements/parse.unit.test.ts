@@ -5,7 +5,7 @@ import { openStatement, readLines } from './import';
 import { parseAmount, type DecimalStyle } from './parse/amount';
 import { parseDate } from './parse/date';
 import { readCsv } from './parse/csv';
-import { decodeStatement, detectFormat } from './parse/decode';
+import { decodeStatement, detectFormat, fromBase64 } from './parse/decode';
 import { Slicer } from './parse/slicer';
 
 /** Every amount form a bank writes: [cell, cents (or REFUSED with part of the reason), currency]. */
@@ -186,19 +186,32 @@ describe('CSV tables', () => {
 });
 
 describe('decoding', () => {
-  it.each([['\n'], ['x'], ['   '], ['\r\n\r\n']])('%j is too short to hold a statement', (text) => {
-    expect(() => decodeStatement(Buffer.from(text))).toThrow('too short to hold a statement');
-  });
+  it.each([['\n'], ['x'], ['   '], ['\r\n\r\n']])(
+    '%j is too short to hold a statement',
+    async (text) => {
+      await expect(decodeStatement(Buffer.from(text))).rejects.toThrow(
+        'too short to hold a statement',
+      );
+    },
+  );
 
-  it('refuses control characters, also in UTF-16', () => {
+  it('refuses control characters, also in UTF-16', async () => {
     const utf16 = Buffer.concat([
       Buffer.from([0xff, 0xfe]),
       Buffer.from('Date,Amount\u0000\n1,2\n', 'utf16le'),
     ]);
-    expect(() => decodeStatement(utf16)).toThrow('control characters');
-    expect(() => decodeStatement(Buffer.from('Date,Amount\u0007\n2025-01-01,2\n'))).toThrow(
+    await expect(decodeStatement(utf16)).rejects.toThrow('control characters');
+    await expect(decodeStatement(Buffer.from('Date,Amount\u0007\n2025-01-01,2\n'))).rejects.toThrow(
       'control characters',
     );
+  });
+
+  it('reads base64 in slices, also with line breaks', async () => {
+    const text = 'Date,Amount\n' + 'x'.repeat(2_000_000);
+    const b64 = Buffer.from(text).toString('base64');
+    expect((await fromBase64(b64, new Slicer())).toString()).toBe(text);
+    const wrapped = b64.replace(/.{76}/g, '$&\r\n');
+    expect((await fromBase64(wrapped, new Slicer())).toString()).toBe(text);
   });
 
   it('tells OFX, CAMT.053 and CSV apart by content', () => {

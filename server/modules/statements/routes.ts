@@ -27,10 +27,6 @@ import { proposeMatches } from './review';
 
 const MAPPING_SETTING = 'statement_mapping';
 
-function bytesOf(content: string): Buffer {
-  return Buffer.from(content, 'base64');
-}
-
 /**
  * Bank-statement import (docs/decisions/013-statement-matching.md): preview + mapping, import +
  * review, batch confirm.
@@ -58,7 +54,7 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
     },
     async (request) => {
       const { content, firstRowIsData } = request.body;
-      const opened = await openStatement(bytesOf(content), firstRowIsData, new Slicer());
+      const opened = await openStatement(content, firstRowIsData, new Slicer());
       return previewOf(db, opened, await rememberedMapping());
     },
   );
@@ -72,7 +68,7 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
     async (request) => {
       const { content, mapping, fileName } = request.body;
       const slicer = new Slicer();
-      const opened = await openStatement(bytesOf(content), mapping?.firstRowIsData, slicer);
+      const opened = await openStatement(content, mapping?.firstRowIsData, slicer);
       const read = await readLines(opened, mapping, slicer);
       // The name given, else the saved mapping's of this layout, else a default.
       const mappingName =
