@@ -4,7 +4,38 @@ import { currencySchema, paymentStateSchema } from './pledge';
 /** The largest statement file accepted: bounds what one upload costs to decode and parse. */
 export const STATEMENT_MAX_BYTES = 5 * 1024 * 1024;
 
+/** The most transactions one file may hold: above it, "Export a shorter period". */
+export const STATEMENT_MAX_LINES = 20_000;
+
+/** Status values that count as completed when the treasurer names none. */
+export const DEFAULT_COMPLETED = ['COMPLETED', 'POSTED', 'BOOKED'];
+/** Direction values read as money in, and as money out, when the treasurer names none. */
+export const DEFAULT_DIRECTION_IN = [
+  'IN',
+  'CR',
+  'CREDIT',
+  'C',
+  'CRDT',
+  'INCOMING',
+  'DEPOSIT',
+  'RECEIVED',
+  'MONEY IN',
+];
+export const DEFAULT_DIRECTION_OUT = [
+  'OUT',
+  'DR',
+  'DEBIT',
+  'D',
+  'DBIT',
+  'OUTGOING',
+  'WITHDRAWAL',
+  'PAYMENT',
+  'SENT',
+  'MONEY OUT',
+];
+
 const column = z.string().trim().min(1).max(200);
+const columnValues = z.array(z.string().trim().min(1).max(50)).max(30);
 
 /**
  * Which column holds what, by header name; remembered between imports. Either one signed amount
@@ -21,6 +52,14 @@ const statementMappingFields = z.object({
   payer: column.optional(),
   /** How to read 03/04/2025: day first (Jamaica, UK) or month first (US). */
   dateOrder: z.enum(['DMY', 'MDY', 'YMD']).default('DMY'),
+  /** A column saying money in or out (IN/OUT, CR/DR), and its values that mean money in. */
+  direction: column.optional(),
+  directionIn: columnValues.optional(),
+  /** A column with the transfer's status, and its values that count as completed. */
+  status: column.optional(),
+  completed: columnValues.optional(),
+  /** The file has no header row: its first row is a transaction (columns are "Column 1".."N"). */
+  firstRowIsData: z.boolean().optional(),
 });
 export const statementMappingSchema = statementMappingFields
   .refine((m) => m.amount || m.credit, {
@@ -42,11 +81,17 @@ const content = z
 export const statementPreviewSchema = z.object({
   fileName: z.string().max(300).optional(),
   content,
+  /** The treasurer's "The first row is a transaction" switch; absent: detected. */
+  firstRowIsData: z.boolean().optional(),
 });
+const mappingName = z.string().trim().min(1).max(100);
 export const statementImportSchema = z.object({
   fileName: z.string().max(300).optional(),
   content,
-  mapping: statementMappingSchema,
+  /** CSV only: OFX and CAMT.053 files say what each field is. */
+  mapping: statementMappingSchema.optional(),
+  /** The name to save the mapping under ("NCB JMD account"). */
+  mappingName: mappingName.optional(),
 });
 export const statementConfirmSchema = z.object({
   lines: z
@@ -68,14 +113,35 @@ export const statementConfirmSchema = z.object({
 export const matchConfidenceSchema = z.enum(['certain', 'likely', 'review', 'unmatched']);
 export type MatchConfidence = z.infer<typeof matchConfidenceSchema>;
 
+export const statementFormatSchema = z.enum(['csv', 'ofx', 'camt053']);
+export type StatementFormat = z.infer<typeof statementFormatSchema>;
+
+export const savedMappingSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  mapping: statementMappingFields.partial(),
+});
+export type SavedMapping = z.infer<typeof savedMappingSchema>;
+
 /** POST /api/admin/statements/preview. */
 export const statementPreviewResultSchema = z.object({
+  /** csv needs a mapping; ofx and camt053 go straight through. */
+  format: statementFormatSchema,
   headers: z.array(z.string()),
+  /** The first rows as read, for the mapping screen's table. */
   sample: z.array(z.array(z.string())),
   delimiter: z.string(),
   encoding: z.string(),
-  /** The remembered mapping when its columns exist in this file, else a guess. */
+  /** Detected (or as the switch said): no header row, the first row is a transaction. */
+  firstRowIsData: z.boolean(),
+  /** Transactions (data rows) in the file. */
+  lineCount: z.number().int(),
+  /** The saved mapping this file's layout matched, else a guess from the headers. */
   mapping: statementMappingFields.partial(),
+  mappings: z.array(savedMappingSchema),
+  matchedMappingId: z.string().nullable(),
+  /** The name to save the mapping under: the matched one's, else a suggestion. */
+  mappingName: z.string(),
 });
 export type StatementPreview = z.infer<typeof statementPreviewResultSchema>;
 
@@ -161,14 +227,34 @@ export const reviewLinesSchema = z.object({
 });
 export type ReviewLinesPage = z.infer<typeof reviewLinesSchema>;
 
-/** POST /api/admin/statements/import. */
+export const skippedByKindSchema = z.object({
+  /** Money going out (a debit, an OUT refund quoting a reference). */
+  moneyOut: z.number().int(),
+  /** A status other than completed (CANCELLED, PENDING). */
+  notCompleted: z.number().int(),
+  /** Balances, totals, zero amounts. */
+  other: z.number().int(),
+});
+
+/** POST /api/admin/statements/import: lines (of the file) and pledges (proposed) apart. */
 export const statementImportResultSchema = z.object({
-  /** Credits in the file; new = not seen in an earlier import. */
+  importId: z.string().nullable().optional(),
+  format: statementFormatSchema.optional(),
+  /** Transactions read from the file. */
+  fileLines: z.number().int().optional(),
+  /** Completed incoming transfers in the file; new = not seen in an earlier import. */
   credits: z.number().int(),
   newLines: z.number().int(),
   alreadyImported: z.number().int(),
-  /** Debits and zero lines, left out. */
+  /** New lines equal on date, amount and reference or payer to an earlier one (left unticked). */
+  possibleDuplicates: z.number().int().optional(),
+  /** Lines left out: money out, not completed, balances and zeros. */
   skipped: z.number().int(),
+  skippedBy: skippedByKindSchema.optional(),
+  /** Lines that could not be read for certain, with their line number in the file and why. */
+  refused: z.array(z.object({ line: z.number().int(), reason: z.string() })).optional(),
+  /** Distinct pledges proposed for this file's new lines. */
+  pledges: z.number().int().optional(),
   lines: z.array(reviewLineSchema),
 });
 export type StatementImportResult = z.infer<typeof statementImportResultSchema>;

@@ -284,11 +284,23 @@ async function postJson<T>(url: string, body: unknown): Promise<T> {
   return (await (await apiRequest('POST', url, body)).json()) as T;
 }
 
-export const previewStatement = (content: string) =>
-  postJson<StatementPreview>('/api/admin/statements/preview', { content });
+/** Reads the file's columns and first rows (CSV), or its transactions (OFX, CAMT.053). */
+export const previewStatement = (content: string, firstRowIsData?: boolean) =>
+  postJson<StatementPreview>('/api/admin/statements/preview', { content, firstRowIsData });
 
-export const importStatement = (fileName: string, content: string, mapping: StatementMapping) =>
-  postJson<StatementImportResult>('/api/admin/statements/import', { fileName, content, mapping });
+/** Imports the file; a CSV with its mapping, saved under `mappingName` for the next one. */
+export const importStatement = (
+  fileName: string,
+  content: string,
+  mapping: StatementMapping | undefined,
+  mappingName?: string,
+) =>
+  postJson<StatementImportResult>('/api/admin/statements/import', {
+    fileName,
+    content,
+    mapping,
+    mappingName: mappingName?.trim() || undefined,
+  });
 
 /**
  * The review of open statement lines (docs/decisions/013-statement-matching.md). Its pages stay in

@@ -1,177 +1,34 @@
-import { parse } from 'csv-parse/sync';
 import { createHash } from 'node:crypto';
 import type { Currency } from '@shared/constants';
-import { STATEMENT_MAX_BYTES, type StatementMapping } from '@shared/schemas/statement';
+import {
+  DEFAULT_COMPLETED,
+  DEFAULT_DIRECTION_IN,
+  DEFAULT_DIRECTION_OUT,
+  type StatementMapping,
+} from '@shared/schemas/statement';
 import { badRequest } from '../../lib/http-error';
+import { decimalStyleOf, parseAmount, type Amount } from './parse/amount';
+import type { DecodedCsv } from './parse/csv';
+import { parseDate } from './parse/date';
+import { Slicer } from './parse/slicer';
 
 /**
- * Bank-statement CSV files as online banking exports them
- * (docs/decisions/013-statement-matching.md): any of UTF-8 (with or without BOM), UTF-16 or
- * Windows-1252; comma, semicolon, tab or pipe delimited; a few lines of account details before the
- * header; amounts like 1,234.56, 1.234,56, (50.00) or J$1,000.
+ * Reading bank statements (docs/decisions/013-statement-matching.md): decoding and the format
+ * (parse/decode.ts), CSV tables (parse/csv.ts), amounts (parse/amount.ts), dates (parse/date.ts),
+ * OFX (parse/ofx.ts), CAMT.053 (parse/camt.ts). This file turns rows into the statement's lines:
+ * only completed incoming money is kept; the rest is skipped (counted by kind) or refused (with the
+ * line number and the reason) line by line, never guessed.
  */
-export interface DecodedCsv {
-  rows: string[][];
-  headers: string[];
-  body: string[][];
-  delimiter: string;
-  encoding: string;
-}
+export { decodeStatement, detectFormat } from './parse/decode';
+export { readCsv, type DecodedCsv } from './parse/csv';
+export { parseDate } from './parse/date';
+export { parseAmount } from './parse/amount';
+export { Slicer } from './parse/slicer';
 
-const NOT_CSV =
-  'This file is not a CSV file. In your online banking, export the statement as CSV (comma or semicolon separated values) and try again.';
-
-export function decodeStatement(bytes: Buffer): { text: string; encoding: string } {
-  if (bytes.length === 0) throw badRequest('The file is empty');
-  if (bytes.length > STATEMENT_MAX_BYTES)
-    throw badRequest('The file is larger than 5 MB. Export a shorter period.');
-  const head = bytes.subarray(0, 8);
-  if (
-    head.subarray(0, 4).toString('latin1') === '%PDF' ||
-    head.subarray(0, 2).toString('latin1') === 'PK' ||
-    head.readUInt32BE(0) === 0xd0cf11e0
-  )
-    throw badRequest(NOT_CSV);
-  if (bytes[0] === 0xff && bytes[1] === 0xfe)
-    return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'UTF-16LE' };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff)
-    return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'UTF-16BE' };
-  // NUL bytes do not occur in text: a binary file (an image, a spreadsheet) renamed .csv.
-  if (bytes.includes(0)) throw badRequest(NOT_CSV);
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  try {
-    return {
-      text: new TextDecoder('utf-8', { fatal: true }).decode(bom ? bytes.subarray(3) : bytes),
-      encoding: 'UTF-8',
-    };
-  } catch {
-    // Not valid UTF-8: older banking exports are Windows-1252 (a superset of Latin-1).
-    return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'Windows-1252' };
-  }
-}
-
-/** The delimiter that splits the first lines into the same number (> 1) of fields. */
-function detectDelimiter(text: string): string {
-  const lines = text
-    .split(/\r?\n/)
-    .filter((l) => l.trim())
-    .slice(0, 30);
-  let best = { delimiter: ',', score: -1 };
-  for (const delimiter of [',', ';', '\t', '|']) {
-    const counts = lines.map((l) => l.replace(/"[^"]*"/g, '').split(delimiter).length - 1);
-    const modal = mode(counts);
-    if (modal === 0) continue;
-    const score = counts.filter((c) => c === modal).length * 100 + modal;
-    if (score > best.score) best = { delimiter, score };
-  }
-  return best.delimiter;
-}
-
-function mode(values: number[]): number {
-  const freq = new Map<number, number>();
-  for (const v of values) freq.set(v, (freq.get(v) ?? 0) + 1);
-  let best = 0;
-  let bestN = 0;
-  for (const [v, n] of freq) if (n > bestN || (n === bestN && v > best)) [best, bestN] = [v, n];
-  return best;
-}
-
-export function readCsv(bytes: Buffer): DecodedCsv {
-  const { text, encoding } = decodeStatement(bytes);
-  const delimiter = detectDelimiter(text);
-  let rows: string[][];
-  try {
-    rows = parse(text, {
-      delimiter,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-      trim: true,
-    }) as string[][];
-  } catch (err) {
-    throw badRequest(`This file could not be read as CSV: ${(err as Error).message}`);
-  }
-  const width = mode(rows.map((r) => r.length));
-  if (rows.length < 2 || width < 2) throw badRequest(NOT_CSV);
-  // Account details often come first: the header is the first row as wide as the table.
-  const headerAt = rows.findIndex((r) => r.length === width && r.every((c) => c !== ''));
-  const start = headerAt >= 0 ? headerAt : rows.findIndex((r) => r.length === width);
-  const headers = rows[start]!.map((h, i) => h || `Column ${i + 1}`);
-  const body = rows.slice(start + 1).filter((r) => r.some((c) => c !== ''));
-  return { rows, headers, body, delimiter, encoding };
-}
-
-/** Cents from a bank's amount text; null when it is not an amount. */
+/** Cents from a bank's amount text; null when it is not an amount or could mean two sums. */
 export function parseAmountCents(raw: string): number | null {
-  let s = raw.trim();
-  if (!s) return null;
-  let negative = false;
-  if (/^\(.*\)$/.test(s)) {
-    negative = true;
-    s = s.slice(1, -1);
-  }
-  if (/-\s*$/.test(s) || /^-/.test(s.replace(/^[A-Za-z$\s]+/, ''))) negative = true;
-  s = s.replace(/[^0-9.,]/g, '');
-  if (!/[0-9]/.test(s)) return null;
-  const lastDot = s.lastIndexOf('.');
-  const lastComma = s.lastIndexOf(',');
-  let decimal: string | null = null;
-  if (lastDot >= 0 && lastComma >= 0) decimal = lastDot > lastComma ? '.' : ',';
-  else if (lastComma >= 0 && /,\d{1,2}$/.test(s)) decimal = ',';
-  else if (lastDot >= 0 && /\.\d{1,2}$/.test(s)) decimal = '.';
-  let whole = s;
-  let frac = '';
-  if (decimal) {
-    const at = s.lastIndexOf(decimal);
-    whole = s.slice(0, at);
-    frac = s.slice(at + 1);
-  }
-  whole = whole.replace(/[.,]/g, '');
-  const cents = Number(whole || '0') * 100 + Number((frac + '00').slice(0, 2));
-  if (!Number.isSafeInteger(cents)) return null;
-  return negative ? -cents : cents;
-}
-
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-
-/** A booking date as YYYY-MM-DD; null when it is not a real date. */
-export function parseDate(raw: string, order: StatementMapping['dateOrder']): string | null {
-  const s = raw.trim().toLowerCase();
-  let y: number, m: number, d: number;
-  let match = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})/.exec(s);
-  if (match) [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  else if ((match = /^(\d{1,2})[-/. ]([a-z]{3})[a-z]*[-/. ,]+(\d{2,4})/.exec(s))) {
-    d = Number(match[1]);
-    m = MONTHS.indexOf(match[2]!) + 1;
-    y = Number(match[3]);
-  } else if ((match = /^([a-z]{3})[a-z]* (\d{1,2}),? (\d{4})/.exec(s))) {
-    m = MONTHS.indexOf(match[1]!) + 1;
-    d = Number(match[2]);
-    y = Number(match[3]);
-  } else if ((match = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2,4})/.exec(s))) {
-    const [a, b] = [Number(match[1]), Number(match[2])];
-    y = Number(match[3]);
-    [d, m] = order === 'MDY' ? [b, a] : [a, b];
-  } else return null;
-  if (y < 100) y += 2000;
-  const date = new Date(Date.UTC(y, m - 1, d));
-  if (m < 1 || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
-  return date.toISOString().slice(0, 10);
-}
-
-/** A first guess of the mapping from the header names (English banking exports). */
-export function guessMapping(headers: string[]): Partial<StatementMapping> {
-  const find = (re: RegExp) => headers.find((h) => re.test(h.toLowerCase()));
-  const credit = find(/credit|paid in|money in|deposit/);
-  return {
-    date: find(/date|booked|posted|valuta/),
-    amount: credit ? undefined : find(/amount|betrag|value/),
-    credit,
-    debit: find(/debit|paid out|money out|withdrawal/),
-    currency: find(/currency|ccy|curr/),
-    description: find(/description|details|narrative|reference|memo|purpose|remark/),
-    payer: find(/payer|name|counterparty|from|sender|remitter/),
-  };
+  const a = parseAmount(raw);
+  return a.kind === 'amount' ? a.cents : null;
 }
 
 export interface StatementLine {
@@ -181,14 +38,116 @@ export interface StatementLine {
   currency: Currency;
   description: string;
   payer: string;
+  /** The line's place in its file (0-based), and its 1-based line number in the file. */
+  position: number;
+  line: number;
+  /** The cells (CSV) or fields (OFX, CAMT.053) as the file had them. */
+  raw: unknown;
+}
+
+export type SkipKind = 'moneyOut' | 'notCompleted' | 'other';
+export interface Refusal {
+  line: number;
+  reason: string;
+}
+
+export interface ReadLines {
+  /** Transactions read (data rows, OFX transactions, CAMT entries). */
+  fileLines: number;
+  lines: StatementLine[];
+  skippedBy: Record<SkipKind, number>;
+  /** Each skipped line's number and kind (the tests check every line). */
+  skippedLines: { line: number; kind: SkipKind }[];
+  refused: Refusal[];
+}
+
+export function skipLine(read: ReadLines, line: number, kind: SkipKind) {
+  read.skippedBy[kind]++;
+  read.skippedLines.push({ line, kind });
+}
+
+export const emptyRead = (): ReadLines => ({
+  fileLines: 0,
+  lines: [],
+  skippedBy: { moneyOut: 0, notCompleted: 0, other: 0 },
+  skippedLines: [],
+  refused: [],
+});
+
+/**
+ * Fingerprints that tell apart identical transactions of one file by their rank among them (two
+ * equal transfers on one day stay two lines), so the same lines in an overlapping statement get
+ * the same fingerprints again.
+ */
+export class Fingerprints {
+  private seen = new Map<string, number>();
+  of(kind: string, parts: readonly string[]): string {
+    const base = `${kind}\u001f${parts.join('\u001f')}`;
+    const rank = this.seen.get(base) ?? 0;
+    this.seen.set(base, rank + 1);
+    return createHash('sha256').update(`${base}\u001e${rank}`).digest('hex');
+  }
+}
+
+/** "USD", "US$", "JMD", "J$" in a currency cell. */
+export function currencyOf(text: string): Currency | null {
+  const t = text.toUpperCase();
+  const jmd = /JMD|J\$/.test(t);
+  const usd = /USD|US\$/.test(t);
+  return jmd === usd ? null : jmd ? 'JMD' : 'USD';
+}
+
+const FOOTER = /balance|total|closing|opening|brought forward|carried forward|summary/i;
+const oneSpace = (s: string) => s.replace(/\s+/g, ' ');
+
+/**
+ * A first guess of the mapping from the header names (English banking exports; the first
+ * alternative that names a header wins), and the first rows' values for the direction column.
+ */
+export function guessMapping(
+  headers: string[],
+  sample: string[][] = [],
+): Partial<StatementMapping> {
+  const find = (...patterns: RegExp[]) => {
+    for (const re of patterns) {
+      const h = headers.find((name) => re.test(name.toLowerCase()));
+      if (h) return h;
+    }
+    return undefined;
+  };
+  const credit = find(/credit|paid in|money in|deposit/);
+  const known = new Set([...DEFAULT_DIRECTION_IN, ...DEFAULT_DIRECTION_OUT]);
+  // A direction column only when every value in the first rows is a known one.
+  const direction = headers.find((_, i) => {
+    const values = sample.map((r) => (r[i] ?? '').trim().toUpperCase()).filter(Boolean);
+    return values.length > 0 && values.every((v) => known.has(v)) && headers[i] !== credit;
+  });
+  return {
+    date: find(/date|booked|posted|valuta|buchung/, /finished|completed/, /created|time/),
+    amount: credit ? undefined : find(/amount|betrag|value/),
+    credit,
+    debit: find(/debit|paid out|money out|withdrawal/),
+    currency: find(/currency|ccy|curr|währung/),
+    description: find(
+      /description|narrative|reference|memo|purpose|verwendung/,
+      /details|remark|particulars/,
+    ),
+    payer: find(/payer|counterparty|sender|remitter|auftraggeber/, /name|from/),
+    direction,
+    status: find(/^(status|state)$/),
+  };
 }
 
 /**
- * The credits of a statement with the mapping applied. Every line gets a fingerprint; identical
- * lines in one file (two equal transfers on one day) are told apart by their rank among them, so
- * the same lines in an overlapping statement get the same fingerprints again.
+ * The completed incoming transfers of a CSV statement, with the mapping applied. The fingerprint
+ * is of the raw cells (trimmed, trailing empty cells dropped), not of the mapped fields, so the
+ * same bytes under another mapping are the same lines.
  */
-export function statementCredits(csv: DecodedCsv, mapping: StatementMapping) {
+export async function statementCredits(
+  csv: DecodedCsv,
+  mapping: StatementMapping,
+  slicer = new Slicer(),
+): Promise<ReadLines> {
   const col = (name: string | undefined) => {
     if (!name) return -1;
     const i = csv.headers.indexOf(name);
@@ -199,50 +158,141 @@ export function statementCredits(csv: DecodedCsv, mapping: StatementMapping) {
     date: col(mapping.date),
     amount: col(mapping.amount),
     credit: col(mapping.credit),
+    debit: col(mapping.debit),
     currency: col(mapping.currency),
     description: col(mapping.description),
     payer: col(mapping.payer),
+    direction: col(mapping.direction),
+    status: col(mapping.status),
   };
-  const lines: StatementLine[] = [];
-  let skipped = 0;
-  const seen = new Map<string, number>();
-  for (const [i, row] of csv.body.entries()) {
-    const cell = (at: number) => (at >= 0 ? (row[at] ?? '').trim() : '');
-    const bookedOn = parseDate(cell(c.date), mapping.dateOrder);
-    const amountCents = parseAmountCents(cell(c.amount >= 0 ? c.amount : c.credit));
-    if (!bookedOn && !amountCents) {
-      skipped++; // a footer ("Closing balance"), a blank
+  const upper = (values: readonly string[]) => new Set(values.map((v) => v.trim().toUpperCase()));
+  const directionIn = mapping.directionIn?.length ? upper(mapping.directionIn) : null;
+  const knownIn = upper(DEFAULT_DIRECTION_IN);
+  const knownOut = upper(DEFAULT_DIRECTION_OUT);
+  const completed = upper(mapping.completed?.length ? mapping.completed : DEFAULT_COMPLETED);
+  const amountColumns = [c.amount, c.credit, c.debit].filter((i) => i >= 0);
+  // 1,234 is 1234 or 1.234: the file's other amounts say which, when they agree.
+  const style = await decimalStyleOf(
+    (function* () {
+      for (const r of csv.body) for (const i of amountColumns) yield r.cells[i] ?? '';
+    })(),
+    slicer,
+  );
+  const out = emptyRead();
+  const prints = new Fingerprints();
+  for (const row of csv.body) {
+    await slicer.pause();
+    out.fileLines++;
+    const cell = (at: number) => (at >= 0 ? (row.cells[at] ?? '').trim() : '');
+    const refuse = (reason: string) => out.refused.push({ line: row.line, reason });
+    const skip = (kind: SkipKind) => skipLine(out, row.line, kind);
+    const dateText = cell(c.date);
+    const bookedOn = parseDate(dateText, mapping.dateOrder);
+    // A footer or a balance line: no date, and a word saying what it is.
+    const footer = !bookedOn && FOOTER.test(row.cells.join(' '));
+
+    // 1. Which way the money went: a direction column, a debit column, a sign or a DR marker.
+    let into: boolean | null = null;
+    if (c.direction >= 0) {
+      const d = cell(c.direction).toUpperCase();
+      if (directionIn) into = directionIn.has(d);
+      else if (knownIn.has(d)) into = true;
+      else if (knownOut.has(d)) into = false;
+      else if (footer) {
+        skip('other');
+        continue;
+      } else {
+        refuse(
+          `Direction "${cell(c.direction)}" is neither money in nor out: say on the mapping screen which values mean money in.`,
+        );
+        continue;
+      }
+      if (!into) {
+        skip('moneyOut');
+        continue;
+      }
+    }
+    let amount: Amount;
+    if (c.amount >= 0) amount = parseAmount(cell(c.amount), style);
+    else {
+      amount = parseAmount(cell(c.credit), style);
+      const debit = c.debit >= 0 ? parseAmount(cell(c.debit), style) : { kind: 'empty' as const };
+      if (amount.kind === 'empty' && debit.kind !== 'empty') {
+        skip('moneyOut');
+        continue;
+      }
+      if (amount.kind !== 'empty' && debit.kind === 'amount' && debit.cents !== 0) {
+        refuse(`Both a credit (${cell(c.credit)}) and a debit (${cell(c.debit)}) on one line.`);
+        continue;
+      }
+    }
+    if (amount.kind === 'empty' || (amount.kind === 'refused' && footer)) {
+      if (footer || !dateText) skip('other');
+      else refuse(`No amount on this line.`);
       continue;
     }
-    if (!bookedOn)
-      throw badRequest(
-        `Line ${i + 2}: "${cell(c.date)}" is not a date. Check the date column and order.`,
-      );
-    if (amountCents === null || amountCents <= 0) {
-      skipped++; // money going out, or nothing
+    if (amount.kind === 'refused') {
+      refuse(`Amount ${amount.reason}.`);
       continue;
     }
-    const currencyText = c.currency >= 0 ? cell(c.currency).toUpperCase() : mapping.fixedCurrency!;
-    const currency: Currency | null = /JMD|J\$/.test(currencyText)
-      ? 'JMD'
-      : /USD|US\$/.test(currencyText)
-        ? 'USD'
-        : null;
-    if (!currency)
-      throw badRequest(`Line ${i + 2}: currency "${currencyText}" is neither USD nor JMD.`);
-    const description = cell(c.description).replace(/\s+/g, ' ');
-    const payer = cell(c.payer).replace(/\s+/g, ' ');
-    const base = [
+    if (amount.cents < 0) {
+      if (into) refuse(`The direction says money in but the amount ${cell(c.amount)} is negative.`);
+      else skip('moneyOut');
+      continue;
+    }
+    if (amount.cents === 0) {
+      skip('other');
+      continue;
+    }
+    // 2. Completed only (when the file says).
+    if (c.status >= 0 && !completed.has(cell(c.status).toUpperCase())) {
+      skip('notCompleted');
+      continue;
+    }
+    if (!bookedOn) {
+      if (footer) skip('other');
+      else if (!dateText) refuse(`No date in the column "${mapping.date}".`);
+      else
+        refuse(
+          `"${dateText}" is not a date (as ${mapping.dateOrder}). Check the date column and the date order.`,
+        );
+      continue;
+    }
+    // 3. The currency: its column, else what the amount says, else the whole statement's.
+    let currency: Currency | null;
+    if (c.currency >= 0) {
+      currency = currencyOf(cell(c.currency));
+      if (!currency) {
+        refuse(`Currency "${cell(c.currency)}" is neither USD nor JMD.`);
+        continue;
+      }
+    } else currency = amount.currency ?? mapping.fixedCurrency ?? null;
+    if (!currency) {
+      refuse('No currency: choose the currency column or the currency of the whole statement.');
+      continue;
+    }
+    if (amount.currency && amount.currency !== currency) {
+      refuse(`The amount says ${amount.currency} but the line is in ${currency}.`);
+      continue;
+    }
+    const raw = row.cells.slice(0, Math.max(1, lastFilled(row.cells)));
+    out.lines.push({
+      fingerprint: prints.of('csv', raw),
       bookedOn,
-      amountCents,
+      amountCents: amount.cents,
       currency,
-      description.toUpperCase(),
-      payer.toUpperCase(),
-    ].join('|');
-    const rank = seen.get(base) ?? 0;
-    seen.set(base, rank + 1);
-    const fingerprint = createHash('sha256').update(`${base}|${rank}`).digest('hex');
-    lines.push({ fingerprint, bookedOn, amountCents, currency, description, payer });
+      description: oneSpace(cell(c.description)),
+      payer: oneSpace(cell(c.payer)),
+      position: row.position,
+      line: row.line,
+      raw,
+    });
   }
-  return { lines, skipped };
+  return out;
+}
+
+function lastFilled(cells: string[]): number {
+  let n = cells.length;
+  while (n > 0 && !cells[n - 1]) n--;
+  return n;
 }

@@ -1,21 +1,62 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { statementImports, statementLines } from '../../db/schema';
+import { statementImports, statementLines, statementMappings } from '../../db/schema';
 import type { StatementLine } from './parse';
+import type { Slicer } from './parse/slicer';
 
 export type StatementLineRow = typeof statementLines.$inferSelect;
+export type StatementMappingRow = typeof statementMappings.$inferSelect;
 
-/** Stores the lines not seen before; returns how many were new. */
-export async function insertNewLines(db: DbOrTx, lines: StatementLine[]): Promise<number> {
-  if (lines.length === 0) return 0;
-  let added = 0;
-  for (let i = 0; i < lines.length; i += 500) {
+/** Rows per INSERT: small enough that one statement of PGlite (same thread) stays short. */
+const BATCH = 50;
+
+export async function insertImport(
+  db: DbOrTx,
+  values: { fileName: string | null; format: string; mappingName: string | null },
+): Promise<string> {
+  const [row] = await db
+    .insert(statementImports)
+    .values(values)
+    .returning({ id: statementImports.id });
+  return row!.id;
+}
+
+export async function setImportCounts(
+  db: DbOrTx,
+  id: string,
+  counts: { creditCount: number; newCount: number },
+) {
+  await db.update(statementImports).set(counts).where(eq(statementImports.id, id));
+}
+
+/** Stores the lines not seen before (by fingerprint); returns the new ones' ids. */
+export async function insertNewLines(
+  db: DbOrTx,
+  importId: string | null,
+  lines: StatementLine[],
+  slicer?: Slicer,
+): Promise<{ id: string; fingerprint: string }[]> {
+  const added: { id: string; fingerprint: string }[] = [];
+  for (let i = 0; i < lines.length; i += BATCH) {
     const rows = await db
       .insert(statementLines)
-      .values(lines.slice(i, i + 500))
+      .values(
+        lines.slice(i, i + BATCH).map((l) => ({
+          fingerprint: l.fingerprint,
+          bookedOn: l.bookedOn,
+          amountCents: l.amountCents,
+          currency: l.currency,
+          description: l.description,
+          payer: l.payer,
+          position: l.position,
+          raw: l.raw,
+          importId,
+        })),
+      )
       .onConflictDoNothing({ target: statementLines.fingerprint })
-      .returning({ id: statementLines.id });
-    added += rows.length;
+      .returning({ id: statementLines.id, fingerprint: statementLines.fingerprint });
+    added.push(...rows);
+    await slicer?.pause();
   }
   return added;
 }
@@ -55,6 +96,65 @@ export async function openLinesPage(
 }
 
 /** The first open lines in the review's order (what an import answers with). */
+/** Lines of other imports on the same days with the same amounts: possible duplicates. */
+export async function earlierLinesLike(
+  db: DbOrTx,
+  importId: string,
+  keys: { bookedOn: string; amountCents: number }[],
+) {
+  if (keys.length === 0) return [];
+  return db
+    .select({
+      id: statementLines.id,
+      bookedOn: statementLines.bookedOn,
+      amountCents: statementLines.amountCents,
+      currency: statementLines.currency,
+      description: statementLines.description,
+      payer: statementLines.payer,
+      importedAt: statementLines.importedAt,
+    })
+    .from(statementLines)
+    .where(
+      and(
+        inArray(statementLines.bookedOn, [...new Set(keys.map((k) => k.bookedOn))]),
+        inArray(statementLines.amountCents, [...new Set(keys.map((k) => k.amountCents))]),
+        or(isNull(statementLines.importId), ne(statementLines.importId, importId)),
+        isNull(statementLines.duplicateOf),
+      ),
+    )
+    .orderBy(asc(statementLines.importedAt), asc(statementLines.position));
+}
+
+export async function markDuplicate(db: DbOrTx, lineId: string, of: string) {
+  await db.update(statementLines).set({ duplicateOf: of }).where(eq(statementLines.id, lineId));
+}
+
+export async function listMappings(db: DbOrTx): Promise<StatementMappingRow[]> {
+  return db.select().from(statementMappings).orderBy(asc(statementMappings.name));
+}
+
+export async function mappingBySignature(db: DbOrTx, signature: string) {
+  const [row] = await db
+    .select()
+    .from(statementMappings)
+    .where(eq(statementMappings.signature, signature));
+  return row;
+}
+
+/** Saves the mapping of a layout (by its signature), under the treasurer's name for it. */
+export async function saveMapping(
+  db: DbOrTx,
+  values: { name: string; signature: string; mapping: unknown },
+) {
+  await db
+    .insert(statementMappings)
+    .values(values)
+    .onConflictDoUpdate({
+      target: statementMappings.signature,
+      set: { name: values.name, mapping: values.mapping, updatedAt: sql`now()` },
+    });
+}
+
 export async function openLines(db: DbOrTx): Promise<StatementLineRow[]> {
   return (await openLinesPage(db, { page: 1, pageSize: 2000 })).rows;
 }

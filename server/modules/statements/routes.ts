@@ -17,7 +17,6 @@ import {
   statementPreviewSchema,
   type StatementImportResult,
   type StatementMapping,
-  type StatementPreview,
 } from '@shared/schemas/statement';
 import type { AppContext } from '../../context';
 import { badRequest } from '../../lib/http-error';
@@ -25,15 +24,12 @@ import * as adminRepo from '../admin/repo';
 import { audited } from '../audit/repo';
 import { lockPledge } from '../pledges/repo';
 import { recordPayment } from '../pledges/service';
-import { guessMapping, readCsv, statementCredits } from './parse';
+import { defaultName, openStatement, previewOf, readLines, storeLines } from './import';
+import { Slicer } from './parse/slicer';
 import * as repo from './repo';
 import { dismissLine, proposeMatches, restoreLine } from './review';
 
 const MAPPING_SETTING = 'statement_mapping';
-
-function bytesOf(content: string): Buffer {
-  return Buffer.from(content, 'base64');
-}
 
 /**
  * Bank-statement import (docs/decisions/013-statement-matching.md): preview + mapping, import +
@@ -61,22 +57,9 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
       schema: { body: statementPreviewSchema, response: { 200: statementPreviewResultSchema } },
     },
     async (request) => {
-      const { content } = request.body;
-      const csv = readCsv(bytesOf(content));
-      const remembered = await rememberedMapping();
-      const fits =
-        remembered &&
-        [remembered.date, remembered.amount, remembered.credit, remembered.description]
-          .filter(Boolean)
-          .every((h) => csv.headers.includes(h!));
-      const preview: StatementPreview = {
-        headers: csv.headers,
-        sample: csv.body.slice(0, 5),
-        delimiter: csv.delimiter,
-        encoding: csv.encoding,
-        mapping: fits ? remembered : { dateOrder: 'DMY', ...guessMapping(csv.headers) },
-      };
-      return preview;
+      const { content, firstRowIsData } = request.body;
+      const opened = await openStatement(content, firstRowIsData, new Slicer());
+      return previewOf(db, opened, await rememberedMapping());
     },
   );
 
@@ -88,33 +71,72 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
     },
     async (request) => {
       const { content, mapping, fileName } = request.body;
-      const csv = readCsv(bytesOf(content));
-      const { lines, skipped } = statementCredits(csv, mapping);
-      const newLines = await audited(db, request, async (tx) => {
-        const added = await repo.insertNewLines(tx, lines);
-        await adminRepo.setSetting(tx, MAPPING_SETTING, JSON.stringify(mapping));
+      const slicer = new Slicer();
+      const opened = await openStatement(content, mapping?.firstRowIsData, slicer);
+      const read = await readLines(opened, mapping, slicer);
+      // The name given, else the saved mapping's of this layout, else a default.
+      const mappingName =
+        opened.format === 'csv'
+          ? (request.body.mappingName ??
+            (await repo.mappingBySignature(db, opened.csv.signature))?.name ??
+            defaultName(opened.csv))
+          : null;
+      const skipped = read.skippedBy.moneyOut + read.skippedBy.notCompleted + read.skippedBy.other;
+      const stored = await audited(db, request, async (tx) => {
+        const importId = await repo.insertImport(tx, {
+          fileName: fileName ?? null,
+          format: opened.format,
+          mappingName,
+        });
+        const { added, duplicates } = await storeLines(tx, importId, read.lines, prefixes, slicer);
+        await repo.setImportCounts(tx, importId, {
+          creditCount: read.lines.length,
+          newCount: added.size,
+        });
+        if (opened.format === 'csv' && mapping)
+          await repo.saveMapping(tx, {
+            name: mappingName!,
+            signature: opened.csv.signature,
+            mapping: { ...mapping, firstRowIsData: opened.csv.firstRowIsData },
+          });
         return {
-          result: added,
+          result: { importId, added, duplicates },
           audit: {
             action: 'statement.import',
             targetType: 'statement',
-            targetId: fileName,
+            targetId: importId,
             details: {
               fileName: fileName ?? null,
-              credits: lines.length,
-              newLines: added,
-              alreadyImported: lines.length - added,
-              skipped,
+              format: opened.format,
+              mappingName,
+              fileLines: read.fileLines,
+              credits: read.lines.length,
+              newLines: added.size,
+              alreadyImported: read.lines.length - added.size,
+              possibleDuplicates: duplicates,
+              skipped: read.skippedBy,
+              refused: read.refused.length,
             },
           },
         };
       });
+      const lines = await proposeMatches(db, await repo.openLines(db), prefixes);
+      const pledges = new Set(
+        lines.filter((l) => stored.added.has(l.id) && l.pledge).map((l) => l.pledge!.id),
+      );
       const result: StatementImportResult = {
-        credits: lines.length,
-        newLines,
-        alreadyImported: lines.length - newLines,
+        importId: stored.importId,
+        format: opened.format,
+        fileLines: read.fileLines,
+        credits: read.lines.length,
+        newLines: stored.added.size,
+        alreadyImported: read.lines.length - stored.added.size,
+        possibleDuplicates: stored.duplicates,
         skipped,
-        lines: await proposeMatches(db, await repo.openLines(db), prefixes),
+        skippedBy: read.skippedBy,
+        refused: read.refused,
+        pledges: pledges.size,
+        lines,
       };
       return result;
     },

@@ -24,7 +24,9 @@ describe('statement parsing (pure)', () => {
     expect(parseAmountCents('75,00')).toBe(7500);
     expect(parseAmountCents('-15.00')).toBe(-1500);
     expect(parseAmountCents('(50.00)')).toBe(-5000);
-    expect(parseAmountCents('J$15,200')).toBe(1_520_000);
+    expect(parseAmountCents('J$15,200.00')).toBe(1_520_000);
+    // 15,200 alone could be 15200 or 15.2: refused (parse.unit.test.ts has every form).
+    expect(parseAmountCents('J$15,200')).toBeNull();
     expect(parseAmountCents('')).toBeNull();
     expect(parseAmountCents('n/a')).toBeNull();
   });

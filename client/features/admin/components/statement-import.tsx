@@ -2,6 +2,7 @@ import { useState, type ChangeEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   STATEMENT_MAX_BYTES,
+  type StatementImportResult,
   type StatementMapping as Mapping0,
   type StatementPreview,
 } from '@shared/schemas/statement';
@@ -9,7 +10,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { importStatement, previewStatement, statementKeys } from '../api';
 import { Label } from '../../../components/ui/label';
 import { reviewStore } from '../review-store';
-import { StatementMapping, type Mapping } from './statement-mapping';
+import { ImportSummary, StatementMapping, type Mapping } from './statement-mapping';
 import { StatementReview } from './statement-review';
 
 function toBase64(buffer: ArrayBuffer): string {
@@ -29,6 +30,8 @@ export function StatementImport() {
   const [file, setFile] = useState<{ name: string; content: string } | null>(null);
   const [preview, setPreview] = useState<StatementPreview | null>(null);
   const [mapping, setMapping] = useState<Mapping>({});
+  const [mappingName, setMappingName] = useState('');
+  const [summary, setSummary] = useState<StatementImportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const queryClient = useQueryClient();
@@ -37,6 +40,7 @@ export function StatementImport() {
     const f = e.target.files?.[0];
     setError(null);
     setPreview(null);
+    setSummary(null);
     if (!f) return;
     if (f.size > STATEMENT_MAX_BYTES) {
       setError('The file is larger than 5 MB. Export a shorter period.');
@@ -44,11 +48,18 @@ export function StatementImport() {
     }
     const content = toBase64(await f.arrayBuffer());
     setFile({ name: f.name, content });
+    await readPreview(content);
+  }
+
+  /** The columns, first rows and matching saved mapping; again when the first-row switch moves. */
+  async function readPreview(content: string, firstRowIsData?: boolean) {
     setBusy(true);
+    setError(null);
     try {
-      const p = await previewStatement(content);
+      const p = await previewStatement(content, firstRowIsData);
       setPreview(p);
       setMapping(p.mapping);
+      setMappingName(p.mappingName);
     } catch (err) {
       setError(errorMessage(err, 'This file could not be read.'));
     } finally {
@@ -61,11 +72,19 @@ export function StatementImport() {
     setBusy(true);
     setError(null);
     try {
-      const r = await importStatement(file.name, file.content, mapping as Mapping0);
+      const r = await importStatement(
+        file.name,
+        file.content,
+        preview?.format === 'csv' ? (mapping as Mapping0) : undefined,
+        mappingName,
+      );
+      setSummary(r);
       // The review lists the open lines page by page (its own query); the counts stay with it.
       const { credits, newLines, alreadyImported, skipped } = r;
       reviewStore.imported({ fileName: file.name, credits, newLines, alreadyImported, skipped });
       await queryClient.invalidateQueries({ queryKey: statementKeys.all });
+      // Imported: the review takes the place of the mapping screen.
+      setPreview(null);
     } catch (err) {
       setError(errorMessage(err, 'The statement could not be imported.'));
     } finally {
@@ -80,9 +99,10 @@ export function StatementImport() {
           Import bank statement
         </h2>
         <p className="mt-1 text-sm text-ink-700">
-          Upload the CSV export of your online banking (at most 5 MB). Each incoming transfer is
-          matched to a pledge by its payment reference, or by amount and payer name. Importing the
-          same statement again never confirms a payment twice.
+          Upload the CSV, OFX/QFX or CAMT.053 export of your online banking (at most 5 MB and 20,000
+          lines). Each completed incoming transfer is matched to a pledge by its payment reference,
+          or by amount and payer name. Importing the same statement again never confirms a payment
+          twice.
         </p>
       </div>
       <div className="grid max-w-md gap-1.5">
@@ -90,7 +110,7 @@ export function StatementImport() {
         <input
           id="statement-file"
           type="file"
-          accept=".csv,text/csv,text/plain"
+          accept=".csv,.txt,.ofx,.qfx,.xml,text/csv,text/plain,application/xml,text/xml"
           onChange={(e) => void onFile(e)}
           className="text-sm file:mr-3 file:rounded-lg file:border file:border-ink-300 file:bg-white file:px-3 file:py-2 file:font-semibold"
         />
@@ -106,10 +126,15 @@ export function StatementImport() {
           preview={preview}
           mapping={mapping}
           onChange={setMapping}
+          mappingName={mappingName}
+          onMappingName={setMappingName}
+          onFirstRowIsData={(v) => file && void readPreview(file.content, v)}
           busy={busy}
           onImport={() => void runImport()}
         />
       ) : null}
+
+      {summary?.skippedBy ? <ImportSummary result={summary} /> : null}
 
       <StatementReview />
     </section>
