@@ -39,12 +39,14 @@ describe('GET /api/progress', () => {
       manualAdjustment: 0,
       goalAmount: 500_000,
       confirmedAmount: 0,
+      outstandingAmount: 0,
       donorCount: 0,
       pledgeCount: 0,
     });
     expect(Object.keys(body).sort()).toEqual(
       [
         'confirmedAmount',
+        'outstandingAmount',
         'currentAmount',
         'donorCount',
         'goalAmount',
