@@ -300,6 +300,44 @@ describe('recording a payment', () => {
         sql`select received_minor::float8 as r from pledges where id = ${q.id}`,
       );
       expect(q2!.r).toBe(20 * 1000 + 190);
+
+      // Batches of two lines for the same two pledges, in opposite orders, all at once: no
+      // deadlock (every pledge of a batch is locked first, in id order), every amount added.
+      const [a, b] = [await pledge({ amount: 500 }), await pledge({ amount: 500 })];
+      const pairs = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          statementLinesFor(app, [
+            { amountCents: 100, currency: 'USD' },
+            { amountCents: 100, currency: 'USD' },
+          ]),
+        ),
+      );
+      const batches = await Promise.all(
+        pairs.map(([l1, l2], i) =>
+          instances[i % instances.length]!.request('/api/admin/statements/confirm', {
+            method: 'POST',
+            cookie: adminClient.cookie,
+            json: {
+              lines:
+                i % 2 === 0
+                  ? [
+                      { lineId: l1, pledgeId: a.id },
+                      { lineId: l2, pledgeId: b.id },
+                    ]
+                  : [
+                      { lineId: l1, pledgeId: b.id },
+                      { lineId: l2, pledgeId: a.id },
+                    ],
+            },
+          }),
+        ),
+      );
+      expect(batches.map((r) => r.status)).toEqual(Array(12).fill(200));
+      const both = await rows(
+        app,
+        sql`select received_minor::float8 as r from pledges where id in (${a.id}, ${b.id})`,
+      );
+      expect(both).toEqual([{ r: 1200 }, { r: 1200 }]);
     } finally {
       await Promise.all(extra.map((e) => e.close()));
     }

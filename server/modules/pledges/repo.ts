@@ -245,6 +245,22 @@ export async function lockPledge(db: DbOrTx, id: string): Promise<PledgeRow | un
 }
 
 /**
+ * Locks several pledges at once, in id order, before any of them changes. Every change of a pledge
+ * also takes the one pledge_totals row (the triggers), so a batch that locked its next pledge only
+ * after changing the previous one could wait for a transaction that waits for its totals lock: a
+ * deadlock. Taking every pledge lock first, always in the same order, rules that out.
+ */
+export async function lockPledges(db: DbOrTx, ids: string[]): Promise<PledgeRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(pledges)
+    .where(inArray(pledges.id, ids))
+    .orderBy(asc(pledges.id))
+    .for('update');
+}
+
+/**
  * A paid row without minor units (confirmed before migration 0016, or restored from an older
  * backup) gets them from its whole received amount, in SQL, before a payment is added to it.
  */

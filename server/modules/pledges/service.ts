@@ -19,6 +19,10 @@
  *   payment only (payments.statement_line_id is unique): a second insert fails the transaction.
  *
  *   reversePaymentsOfLines(tx, lineIds, { actor, now }) -> the pledges changed
+ *
+ *   lockPledges(tx, pledgeIds) (./repo.ts): a caller that records payments for SEVERAL pledges in
+ *   one transaction locks them all first (id order), or two such batches can deadlock on the
+ *   totals row; the statement batch does.
  *   Reverses the active payments recorded from these lines (an undone import): each payment keeps
  *   its row with reversed_at set, its money is taken off its pledge atomically, a pledge left with
  *   no payment is pending again; one audit entry (payment.reverse) per payment. No e-mail.
@@ -206,9 +210,10 @@ export async function reversePaymentsOfLines(
   const byPledge = new Map<string, string[]>();
   for (const p of found) byPledge.set(p.pledgeId, [...(byPledge.get(p.pledgeId) ?? []), p.id]);
   const changed: repo.PledgeRow[] = [];
-  // Pledges locked in id order, so two undos never deadlock.
+  // Every pledge locked first, in id order (see repo.lockPledges: no deadlock).
+  const locked = new Set((await repo.lockPledges(tx, [...byPledge.keys()])).map((p) => p.id));
   for (const pledgeId of [...byPledge.keys()].sort()) {
-    if (!(await repo.lockPledge(tx, pledgeId))) continue;
+    if (!locked.has(pledgeId)) continue;
     const row = await reverse(tx, pledgeId, byPledge.get(pledgeId)!, {
       ...opts,
       reason: 'statement import undone',

@@ -22,7 +22,7 @@ import type { AppContext } from '../../context';
 import { badRequest } from '../../lib/http-error';
 import * as adminRepo from '../admin/repo';
 import { audited } from '../audit/repo';
-import { lockPledge } from '../pledges/repo';
+import { lockPledges } from '../pledges/repo';
 import { recordPayment } from '../pledges/service';
 import { defaultName, openStatement, previewOf, readLines, storeLines } from './import';
 import { Slicer } from './parse/slicer';
@@ -240,11 +240,13 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
         db.transaction(async (tx) => {
           const confirmed: string[] = [];
           const skippedLines: string[] = [];
+          // Every pledge of the batch locked first, in id order (no deadlock with another batch);
+          // a line is never marked matched for a pledge that is gone.
+          const existing = new Set(
+            (await lockPledges(tx, [...new Set(lines.map((l) => l.pledgeId))])).map((p) => p.id),
+          );
           for (const { lineId, pledgeId } of lines) {
-            // The pledge first (locked until the commit), then the line: a line is never marked
-            // matched for a pledge that is gone.
-            const pledge = await lockPledge(tx, pledgeId);
-            const line = pledge
+            const line = existing.has(pledgeId)
               ? await repo.markMatched(tx, lineId, pledgeId, config.now())
               : undefined;
             const recorded = line

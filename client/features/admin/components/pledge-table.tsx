@@ -112,6 +112,8 @@ function PledgeRow({
                 {PAYMENT_STATE_LABEL['over-paid']}
               </Badge>
               <span className="text-xs text-ink-700">{paymentProgressText(pledge)}</span>
+              {/* A correction (the wrong total was recorded) stays possible. */}
+              {recordButton}
             </>
           ) : pledge.isPaid ? (
             <Badge title={paymentProgressText(pledge)}>{PAYMENT_STATE_LABEL.paid}</Badge>
