@@ -90,6 +90,13 @@ const envSchema = z.object({
     .optional(),
   /** First retry delay of a refused e-mail; it doubles up to an hour, for 24 hours. */
   MAIL_RETRY_BASE_MS: intFromEnv(30_000, 10, 3_600_000),
+  /**
+   * Instruction e-mails to one address, and caused by one client address (an IPv6 /64), in 24
+   * hours (second review 2.1): anyone can pledge with anyone's address. Later pledges are stored
+   * and show their instructions on screen, without the e-mail. 0: no cap.
+   */
+  MAIL_PER_ADDRESS_PER_DAY: intFromEnv(3),
+  MAIL_PER_CLIENT_PER_DAY: intFromEnv(30),
   /** How often the e-mail worker looks for messages queued by other instances. */
   MAIL_POLL_MS: intFromEnv(5_000, 10, 600_000),
   /**
@@ -252,6 +259,9 @@ export interface AppConfig {
   mailFrom: string;
   mailRetryBaseMs: number;
   mailPollMs: number;
+  /** Instruction e-mails per recipient address, and per client key, in 24 hours; 0: no cap. */
+  mailPerAddressPerDay: number;
+  mailPerClientPerDay: number;
   /** Live-progress streams served at once by this instance; 0: no stream. */
   liveMaxClients: number;
   /** Live-progress streams per client key; 0: no cap. */
@@ -355,6 +365,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       `"${campaign.name.replace(/["\\]/g, '')}" <${campaign.payment.confirmationEmail}>`,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
     mailPollMs: e.MAIL_POLL_MS,
+    mailPerAddressPerDay: e.MAIL_PER_ADDRESS_PER_DAY,
+    mailPerClientPerDay: e.MAIL_PER_CLIENT_PER_DAY,
     liveMaxClients: e.LIVE_MAX_CLIENTS,
     liveMaxPerClient: e.LIVE_MAX_PER_CLIENT,
     storage,

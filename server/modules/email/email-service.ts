@@ -16,12 +16,52 @@ export interface EmailService {
   /** Wrong status links per client key (page and API share it). */
   statusLimit: AttemptLimit;
   worker: EmailWorker;
-  /** Inside the pledges' transaction: their links and instructions e-mails. */
-  enqueueNewPledges(tx: DbOrTx, rows: { id: string }[]): Promise<void>;
+  /** Inside the pledges' transaction: their links and instructions e-mails (within the caps). */
+  enqueueNewPledges(
+    tx: DbOrTx,
+    rows: { id: string; email: string; clientKey?: string | null }[],
+  ): Promise<void>;
   enqueue(tx: DbOrTx, pledgeId: string, kind: repo.OutboxKind): Promise<void>;
   donorSaysSentFor: typeof repo.donorSaysSentFor;
   /** Messages neither sent nor given up (all instances): the metrics' outbox backlog. */
   countWaiting(): Promise<number>;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Which new pledges get their instructions e-mail (second review 2.1): anyone can pledge with
+ * anyone's address, so at most `mailPerAddressPerDay` go to one address and
+ * `mailPerClientPerDay` are caused by one client key in 24 hours (0: no cap). The pledges
+ * themselves are all stored, and each donor sees the instructions on screen. Concurrent
+ * transactions (PostgreSQL) may each see the same count, so a race can pass a cap by a few.
+ */
+async function withinMailCaps(
+  tx: DbOrTx,
+  config: Pick<AppConfig, 'mailPerAddressPerDay' | 'mailPerClientPerDay' | 'now'>,
+  rows: { email: string; clientKey?: string | null }[],
+): Promise<boolean[]> {
+  const perAddress = config.mailPerAddressPerDay;
+  const perClient = config.mailPerClientPerDay;
+  if (perAddress <= 0 && perClient <= 0) return rows.map(() => true);
+  const emails = [...new Set(rows.map((r) => r.email.toLowerCase()))];
+  const keys = [...new Set(rows.flatMap((r) => (r.clientKey ? [r.clientKey] : [])))];
+  const { byEmail, byClient } = await repo.recentInstructions(
+    tx,
+    emails,
+    keys,
+    new Date(config.now().getTime() - DAY_MS),
+  );
+  return rows.map((r) => {
+    const email = r.email.toLowerCase();
+    const sentTo = byEmail.get(email) ?? 0;
+    const sentFor = r.clientKey ? (byClient.get(r.clientKey) ?? 0) : 0;
+    if (perAddress > 0 && sentTo >= perAddress) return false;
+    if (perClient > 0 && r.clientKey && sentFor >= perClient) return false;
+    byEmail.set(email, sentTo + 1);
+    if (r.clientKey) byClient.set(r.clientKey, sentFor + 1);
+    return true;
+  });
 }
 
 /**
@@ -68,11 +108,21 @@ export async function createEmailService(
       'Too many wrong status links from your network. Please wait a minute and open the link from your e-mail again.',
     ),
     worker,
-    enqueueNewPledges: (tx, rows) =>
-      repo.enqueueNewPledges(
+    async enqueueNewPledges(tx, rows) {
+      if (rows.length === 0) return;
+      const mail = await withinMailCaps(tx, config, rows);
+      const capped = mail.filter((m) => !m).length;
+      if (capped > 0)
+        log.warn(
+          { capped },
+          'instruction e-mails not sent: over the daily cap per address or per client (the donors see the instructions on screen)',
+        );
+      await repo.enqueueNewPledges(
         tx,
-        rows.map((r) => ({ id: r.id, tokenHash: hashToken(links.token(r.id)) })),
-      ),
+        rows.map((r, i) => ({ id: r.id, tokenHash: hashToken(links.token(r.id)), mail: mail[i]! })),
+        config.now(),
+      );
+    },
     enqueue: (tx, pledgeId, kind) => repo.enqueue(tx, pledgeId, kind),
     donorSaysSentFor: repo.donorSaysSentFor,
     countWaiting: () => repo.countWaiting(database.db),

@@ -8,22 +8,55 @@ export type OutboxRow = typeof outbox.$inferSelect;
 /**
  * Queues the instructions e-mail of new pledges and stores their status links' hashes: one
  * statement, called inside the pledges' own transaction (the outbox is only as good as that).
+ * `mail` says which of them get the e-mail (the others are over a cap: second review 2.1). Queued
+ * at `now` (the app's clock), the time the caps count by.
  */
 export async function enqueueNewPledges(
   db: DbOrTx,
-  pledges: { id: string; tokenHash: string }[],
+  pledges: { id: string; tokenHash: string; mail: boolean }[],
+  now: Date,
 ): Promise<void> {
   if (pledges.length === 0) return;
   const ids = sql.param(pledges.map((p) => p.id));
   const hashes = sql.param(pledges.map((p) => p.tokenHash));
+  const mailed = sql.param(pledges.filter((p) => p.mail).map((p) => p.id));
   await db.execute(sql`
     with links as (
       insert into donor_links (pledge_id, token_hash)
       select * from unnest(${ids}::uuid[], ${hashes}::text[])
       on conflict (pledge_id) do nothing
     )
-    insert into outbox (pledge_id, kind)
-    select unnest(${ids}::uuid[]), 'instructions'`);
+    insert into outbox (pledge_id, kind, created_at)
+    select unnest(${mailed}::uuid[]), 'instructions', ${now.toISOString()}::timestamptz`);
+}
+
+/**
+ * Instruction e-mails queued since `since`, per recipient address (lower-cased) and per client key
+ * of the pledge, for the addresses and keys asked about.
+ */
+export async function recentInstructions(
+  db: DbOrTx,
+  emails: string[],
+  clientKeys: string[],
+  since: Date,
+): Promise<{ byEmail: Map<string, number>; byClient: Map<string, number> }> {
+  const res = (await db.execute(sql`
+    select lower(p.email) as email, p.client_key, count(*)::int as n
+    from outbox o join pledges p on p.id = o.pledge_id
+    where o.kind = 'instructions' and o.created_at > ${since.toISOString()}::timestamptz
+      and (lower(p.email) = any(${sql.param(emails)}::text[])
+        or p.client_key = any(${sql.param(clientKeys)}::text[]))
+    group by 1, 2`)) as unknown as {
+    rows: { email: string; client_key: string | null; n: number }[];
+  };
+  const byEmail = new Map<string, number>();
+  const byClient = new Map<string, number>();
+  for (const r of res.rows) {
+    byEmail.set(r.email, (byEmail.get(r.email) ?? 0) + Number(r.n));
+    if (r.client_key !== null)
+      byClient.set(r.client_key, (byClient.get(r.client_key) ?? 0) + Number(r.n));
+  }
+  return { byEmail, byClient };
 }
 
 export async function enqueue(db: DbOrTx, pledgeId: string, kind: OutboxKind): Promise<void> {

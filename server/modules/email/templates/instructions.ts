@@ -7,7 +7,15 @@ import {
   paymentSections,
   questionsNote,
 } from '@shared/payment-text';
-import { button, detailsTable, html, page, type EmailData, type RenderedEmail } from './layout';
+import {
+  button,
+  detailsTable,
+  greetingName,
+  html,
+  page,
+  type EmailData,
+  type RenderedEmail,
+} from './layout';
 
 /**
  * Sent when a pledge is made: thanks, what was pledged, the payment reference and the full
@@ -53,7 +61,7 @@ export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): R
   };
 
   const text = [
-    `Dear ${pledge.name},`,
+    `Dear ${greetingName(pledge.name)},`,
     '',
     `Thank you for pledging ${amount} to ${campaign.name}. That is ${containers} meal containers for families rebuilding after the hurricane.`,
     '',
@@ -75,7 +83,7 @@ export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): R
   ].join('\n');
 
   const body = html` <h1 style="font-size:22px;margin:0 0 16px;">Thank you for your pledge</h1>
-    <p>Dear ${pledge.name},</p>
+    <p>Dear ${greetingName(pledge.name)},</p>
     <p>
       Thank you for pledging <strong>${amount}</strong> to ${campaign.name}. That is
       <strong>${containers}</strong> meal containers for families rebuilding after the hurricane.

@@ -33,6 +33,20 @@ export interface RenderedEmail {
   html: string;
 }
 
+/**
+ * What the e-mails call the donor (second review 2.1): the address is not verified, so anyone can
+ * make the site mail anyone, and the name is the only text they choose. Only a first name goes in:
+ * the first word, refused when it could be a link or an address (a dot, slash, colon or @), with
+ * anything but letters, apostrophes and hyphens taken out, cut to 40 characters; else "donor".
+ */
+export function greetingName(name: string): string {
+  const first = name.trim().split(/\s+/u)[0] ?? '';
+  if (/[.:/\\@]|^www/iu.test(first)) return 'donor';
+  const letters = first.replace(/[^\p{L}\p{M}'’-]/gu, '').replace(/^[-'’]+|[-'’]+$/gu, '');
+  const cut = Array.from(letters).slice(0, 40).join('');
+  return /\p{L}/u.test(cut) ? cut : 'donor';
+}
+
 /** Safe HTML text: a donor's name like `<b>` is shown, never interpreted. */
 export function escapeHtml(value: string | number): string {
   return String(value).replace(

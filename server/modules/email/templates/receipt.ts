@@ -3,6 +3,7 @@ import {
   button,
   detailsTable,
   formatDay,
+  greetingName,
   html,
   page,
   type EmailData,
@@ -41,7 +42,7 @@ export function receiptEmail({ campaign, pledge, statusUrl }: EmailData): Render
   ];
 
   const text = [
-    `Dear ${pledge.name},`,
+    `Dear ${greetingName(pledge.name)},`,
     '',
     `We have received your payment of ${received} on ${day}. Thank you: your gift is now turning into meals for families rebuilding after the hurricane.`,
     '',
@@ -60,7 +61,7 @@ export function receiptEmail({ campaign, pledge, statusUrl }: EmailData): Render
   ].join('\n');
 
   const body = html` <h1 style="font-size:22px;margin:0 0 16px;">Your donation has arrived</h1>
-    <p>Dear ${pledge.name},</p>
+    <p>Dear ${greetingName(pledge.name)},</p>
     <p>
       We have received your payment of <strong>${received}</strong> on <strong>${day}</strong>.
       Thank you: your gift is now turning into meals for families rebuilding after the hurricane.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import campaignJson from '../../../../config/campaign.json';
 import { campaignSchema } from '@shared/schemas/campaign';
 import { instructionsEmail } from './instructions';
-import type { EmailData } from './layout';
+import { greetingName, type EmailData } from './layout';
 import { receiptEmail } from './receipt';
 
 const campaign = campaignSchema.parse(campaignJson);
@@ -47,10 +47,32 @@ describe('e-mail templates', () => {
     expect(receipt.html).toContain('US$990');
   });
 
-  it('escape the donor name and the link in the HTML part', () => {
-    const { html } = instructionsEmail(base);
-    expect(html).toContain('Ann &quot;Annie&quot; &lt;Brown&gt;');
+  it('greet by the first name only, and escape the link in the HTML part', () => {
+    const { html, text } = instructionsEmail(base);
+    expect(text).toContain('Dear Ann,');
+    expect(html).toContain('Dear Ann,');
     expect(html).toContain('href="https://relief.example.org/pledge/abc?t=tok&amp;x=1"');
-    expect(html).not.toContain('<Brown>');
+    expect(html).not.toContain('Brown');
+  });
+
+  it('2.1 greet with no link or address from the name (second review)', () => {
+    for (const [name, expected] of [
+      ['Zoë-Ann Campbell', 'Zoë-Ann'],
+      ["O'Brien & Sons", "O'Brien"],
+      ['https://evil.example/verify', 'donor'],
+      ['evil.example Bank', 'donor'],
+      ['www.evil Bank', 'donor'],
+      ['me@evil.example', 'donor'],
+      ['Your bank account is on hold. https://evil.example', 'Your'],
+      ['<>', 'donor'],
+      ['🎉🎉', 'donor'],
+      ['A'.repeat(200), 'A'.repeat(40)],
+      ['李小龙 x', '李小龙'],
+    ])
+      expect(greetingName(name), name).toBe(expected);
+    for (const email of [instructionsEmail, receiptEmail])
+      expect(
+        email({ ...base, pledge: { ...base.pledge, name: 'http://evil.example' } }).text,
+      ).toContain('Dear donor,');
   });
 });
