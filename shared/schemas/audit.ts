@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = {
   'statement.import': 'Imported bank statement',
   'statement.dismiss': 'Dismissed statement line',
   'statement.restore': 'Restored statement line',
+  'statement.undo': 'Undid a statement import',
   'progress.update': 'Changed progress',
   'update.create': 'Posted delivery update',
   'update.edit': 'Edited delivery update',

@@ -284,6 +284,10 @@ export const statementLineParamsSchema = z.object({
   id: z.uuid({ error: 'Invalid line id' }),
 });
 
+export const statementImportParamsSchema = z.object({
+  id: z.uuid({ error: 'Invalid import id' }),
+});
+
 export const dismissedLineSchema = z.object({
   id: z.string(),
   bookedOn: z.string(),
@@ -310,3 +314,34 @@ export const statementLineStatusSchema = z.object({
   id: z.string(),
   status: z.enum(['open', 'matched', 'ignored']),
 });
+
+/** One import as GET /api/admin/statements/imports lists it (newest first). */
+export const statementImportSummarySchema = z.object({
+  id: z.string(),
+  fileName: z.string().nullable(),
+  format: z.string(),
+  importedAt: z.iso.datetime(),
+  /** Completed incoming transfers in the file, and the new ones among them. */
+  credits: z.number().int(),
+  newLines: z.number().int(),
+  /** Its lines still open, and those that recorded a payment. */
+  openLines: z.number().int(),
+  matchedLines: z.number().int(),
+  undoneAt: z.iso.datetime().nullable(),
+});
+export type StatementImportSummary = z.infer<typeof statementImportSummarySchema>;
+export const statementImportListSchema = z.object({
+  imports: z.array(statementImportSummarySchema),
+});
+export type StatementImportList = z.infer<typeof statementImportListSchema>;
+
+/** POST /api/admin/statements/imports/{id}/undo: what undoing the import changed. */
+export const statementUndoResultSchema = z.object({
+  id: z.string(),
+  /** Lines of the file removed (they can be imported again). */
+  linesRemoved: z.number().int(),
+  /** Payments recorded from its lines, reversed; and the pledges they belonged to. */
+  paymentsReversed: z.number().int(),
+  pledgesChanged: z.number().int(),
+});
+export type StatementUndoResult = z.infer<typeof statementUndoResultSchema>;

@@ -37,6 +37,8 @@ const EXPECTED = [
   'POST /api/admin/statements/lines/{id}/restore',
   'GET /api/admin/statements/dismissed',
   'POST /api/admin/statements/confirm',
+  'GET /api/admin/statements/imports',
+  'POST /api/admin/statements/imports/{id}/undo',
   'GET /api/progress',
   'PUT /api/progress',
   'GET /api/progress/stream',

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { statementImports, statementLines, statementMappings } from '../../db/schema';
+import { payments, statementImports, statementLines, statementMappings } from '../../db/schema';
 import type { StatementLine } from './parse';
 import type { Slicer } from './parse/slicer';
 
@@ -218,4 +218,64 @@ export async function markMatched(db: DbOrTx, lineId: string, pledgeId: string, 
     .where(and(eq(statementLines.id, lineId), eq(statementLines.status, 'open')))
     .returning();
   return rows[0];
+}
+
+export type StatementImportRow = typeof statementImports.$inferSelect;
+
+/** The newest imports with the count of their lines still open and of those matched. */
+export async function recentImports(db: DbOrTx, limit: number) {
+  return db
+    .select({
+      import: statementImports,
+      openLines:
+        sql<number>`count(${statementLines.id}) filter (where ${statementLines.status} = 'open')::int`.mapWith(
+          Number,
+        ),
+      matchedLines:
+        sql<number>`count(${statementLines.id}) filter (where ${statementLines.status} = 'matched')::int`.mapWith(
+          Number,
+        ),
+    })
+    .from(statementImports)
+    .leftJoin(statementLines, eq(statementLines.importId, statementImports.id))
+    .groupBy(statementImports.id)
+    .orderBy(desc(statementImports.importedAt), desc(statementImports.id))
+    .limit(limit);
+}
+
+/** The import, locked until the transaction ends (two undos of one import run one after the other). */
+export async function lockImport(db: DbOrTx, id: string): Promise<StatementImportRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(statementImports)
+    .where(eq(statementImports.id, id))
+    .for('update');
+  return row;
+}
+
+export async function linesOfImport(db: DbOrTx, importId: string) {
+  return db
+    .select({ id: statementLines.id, status: statementLines.status })
+    .from(statementLines)
+    .where(eq(statementLines.importId, importId));
+}
+
+/**
+ * Removes the lines of an undone import, so the same file can be imported again: the payments
+ * they recorded (already reversed) keep their rows without the link, and lines of later imports
+ * flagged as their duplicates lose the flag.
+ */
+export async function removeLines(db: DbOrTx, lineIds: string[], importId: string, now: Date) {
+  if (lineIds.length > 0) {
+    await db
+      .update(payments)
+      .set({ statementLineId: null })
+      .where(inArray(payments.statementLineId, lineIds));
+    await db
+      .update(statementLines)
+      .set({ duplicateOf: null })
+      .where(inArray(statementLines.duplicateOf, lineIds));
+  }
+  await db.delete(statementLines).where(eq(statementLines.importId, importId));
+  await db.update(statementImports).set({ undoneAt: now }).where(eq(statementImports.id, importId));
 }

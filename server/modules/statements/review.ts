@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { DuplicateOf, ProposedPledge, ReviewLine } from '@shared/schemas/statement';
 import type { Db, DbOrTx } from '../../db/client';
-import { HttpError, notFound } from '../../lib/http-error';
+import { conflict, notFound } from '../../lib/http-error';
 import { audited } from '../audit/repo';
 import * as pledgeRepo from '../pledges/repo';
 import { proposeMatch, scanReferences } from './match';
@@ -104,7 +104,6 @@ const lineDetails = (l: repo.StatementLineRow) => ({
   description: l.description,
 });
 
-const conflict = (message: string) => new HttpError(409, message);
 const STATUS_WORDS = {
   open: 'open',
   matched: 'already matched to a pledge',

@@ -10,11 +10,14 @@ import {
   statementLineStatusSchema,
   statementConfirmResultSchema,
   statementConfirmSchema,
+  statementImportListSchema,
+  statementImportParamsSchema,
   statementImportResultSchema,
   statementImportSchema,
   statementMappingSchema,
   statementPreviewResultSchema,
   statementPreviewSchema,
+  statementUndoResultSchema,
   type StatementImportResult,
   type StatementMapping,
 } from '@shared/schemas/statement';
@@ -28,6 +31,7 @@ import { defaultName, openStatement, previewOf, readLines, storeLines } from './
 import { Slicer } from './parse/slicer';
 import * as repo from './repo';
 import { dismissLine, proposeMatches, restoreLine } from './review';
+import { recentImports, undoImport } from './undo';
 
 const MAPPING_SETTING = 'statement_mapping';
 
@@ -287,5 +291,29 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
         skippedLines: outcome.skippedLines,
       };
     },
+  );
+
+  // The newest imports, each with an "Undo import" in the review.
+  app.get(
+    '/api/admin/statements/imports',
+    { config: { access: 'admin' }, schema: { response: { 200: statementImportListSchema } } },
+    async (_request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return { imports: await recentImports(db) };
+    },
+  );
+
+  // A whole import undone: its payments reversed, its lines removed (audited; see undo.ts).
+  app.post(
+    '/api/admin/statements/imports/:id/undo',
+    {
+      config: { access: 'admin' },
+      schema: {
+        params: statementImportParamsSchema,
+        response: { 200: statementUndoResultSchema },
+      },
+    },
+    async (request) =>
+      snapshot.write(() => undoImport(db, request, request.params.id, config.now())),
   );
 }
