@@ -26,6 +26,8 @@ import type {
   StatementImportResult,
   StatementMapping,
   StatementPreview,
+  StatementImportList,
+  StatementUndoResult,
 } from '@shared/schemas/statement';
 import type { DeliveryUpdate, UpdateCreate, UpdateEdit } from '@shared/schemas/update';
 import { toast, type ToastInput } from '../../components/ui/toast-store';
@@ -389,6 +391,28 @@ export function useConfirmStatementLines() {
       };
     },
     fallback: CONFIRM_TOASTS.confirmFailed,
+  });
+}
+
+/** The newest statement imports, each of which can be undone. */
+export function useStatementImports() {
+  return useQuery({
+    queryKey: [...statementKeys.all, 'imports'],
+    queryFn: () => getJson<StatementImportList>('/api/admin/statements/imports'),
+    refetchOnMount: 'always',
+  });
+}
+
+/** Undoes a whole import: its payments reversed, its lines removed (audited). */
+export function useUndoStatementImport() {
+  return useAdminMutation<string, StatementUndoResult>({
+    mutationFn: (id) => postJson(`/api/admin/statements/imports/${id}/undo`, {}),
+    invalidate: [...pledgeRelatedKeys, statementKeys.all],
+    success: (r) => ({
+      title: 'Import undone',
+      description: `${plural(r.linesRemoved, 'line')} removed; ${plural(r.paymentsReversed, 'payment')} of ${plural(r.pledgesChanged, 'pledge')} reversed. The file can be imported again.`,
+    }),
+    fallback: 'The import could not be undone.',
   });
 }
 

@@ -11,6 +11,7 @@ import { importStatement, previewStatement, statementKeys } from '../api';
 import { Label } from '../../../components/ui/label';
 import { reviewStore } from '../review-store';
 import { ImportSummary, StatementMapping, type Mapping } from './statement-mapping';
+import { StatementImports } from './statement-imports';
 import { StatementReview } from './statement-review';
 
 function toBase64(buffer: ArrayBuffer): string {
@@ -137,6 +138,8 @@ export function StatementImport() {
       {summary?.skippedBy ? <ImportSummary result={summary} /> : null}
 
       <StatementReview />
+
+      <StatementImports />
     </section>
   );
 }
