@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase, type Database } from './db/client';
+import { securePermissions } from './lib/data-dir-permissions';
 
 function fail(message: string): never {
   process.stderr.write(`\n${message}\n\n`);
@@ -33,6 +34,14 @@ async function main() {
     throw err;
   }
 
+  // Before anything is written to DATA_DIR: private files from now on, and earlier ones made so.
+  let fixedPermissions: number;
+  try {
+    fixedPermissions = securePermissions(config.dataDir);
+  } catch (err) {
+    fail(`Could not secure DATA_DIR (${config.dataDir}): ${(err as Error).message}`);
+  }
+
   let database: Database;
   try {
     database = await openDatabase(config);
@@ -47,6 +56,15 @@ async function main() {
     await database.close().catch(() => undefined);
     fail(`Could not start: ${(err as Error).message}`);
   }
+
+  // PGlite writes its relation cache (pg_internal.init) 0644 whatever the umask: once more after
+  // it opened. Folders are 0700, so nobody else could reach such a file anyway.
+  securePermissions(config.dataDir);
+  if (fixedPermissions > 0)
+    app.log.warn(
+      { dataDir: config.dataDir, files: fixedPermissions },
+      `fixed the permissions of ${fixedPermissions} files in DATA_DIR: only this user may read them now`,
+    );
 
   let closing = false;
   const shutdown = async (signal: string) => {

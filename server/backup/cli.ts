@@ -103,6 +103,8 @@ function describe(s: BackupSummary): string {
 }
 
 export async function main(argv = process.argv.slice(2)): Promise<number> {
+  // A restore writes the embedded database and the photos: private, as the server keeps them.
+  process.umask(0o077);
   let images: ObjectStorage | undefined;
   try {
     const args = parseArgs(argv);

@@ -138,7 +138,8 @@ export async function uploadImage(
   bytes: Buffer = samplePng(),
   type = 'image/png',
 ): Promise<string> {
-  const links = await uploadLinks(target, cookie);
+  // With its size, as the browser sends it (a bucket's link is signed for it).
+  const links = await uploadLinks(target, cookie, bytes.length);
   const url = new URL(links.uploadURL);
   if (links.completeURL) {
     const put = await request(url.origin, 'PUT', url.pathname + url.search, {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { IMAGE_MAX_BYTES } from '@shared/constants';
 import { uploadedImageSchema, uploadRequestSchema, uploadUrlSchema } from '@shared/schemas/api';
 import type { AppContext } from '../../context';
-import { BODY_NOT_OBJECT, HttpError } from '../../lib/http-error';
+import { BODY_NOT_OBJECT, badRequest, HttpError } from '../../lib/http-error';
 import { sendRaw } from '../../read-model/cached-body';
 import { siteOrigins } from '../../plugins/security';
 import { encodeImage, IMAGE_WIDTHS, ImageRejected, type ImageWidth } from '../../storage/image';
@@ -32,6 +32,8 @@ const getQuery = z.object({
 });
 const BINARY = z.string().meta({ format: 'binary' });
 const TOO_LARGE = 'This image is larger than 5 MB. Please choose a smaller photo.';
+export const SIZE_REQUIRED =
+  "Send the image's size in bytes (size, 1 byte to 5 MB): the upload link is signed for it.";
 
 /** Re-encodes, or refuses with the reason a person can act on. */
 async function encodeOrRefuse(bytes: Buffer) {
@@ -85,6 +87,10 @@ export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const size = request.body?.size;
       if (size !== undefined && size > IMAGE_MAX_BYTES) throw new HttpError(413, TOO_LARGE);
+      // A bucket's presigned PUT takes whatever length it was signed for, up to 5 GB when none
+      // was: the size is required there and signed (second review 2.12). Local disk counts the
+      // bytes as they arrive.
+      if (storage.direct && (size === undefined || size < 1)) throw badRequest(SIZE_REQUIRED);
       const id = randomUUID();
       const expires = Math.floor((config.now().getTime() + UPLOAD_URL_TTL_MS) / 1000);
       const origin = config.publicUrl ?? siteOrigins(request)[0];
@@ -97,7 +103,7 @@ export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
         return {
           uploadURL: await storage.direct.presignPut(id, {
             expiresInSeconds: UPLOAD_URL_TTL_MS / 1000,
-            size: size || undefined,
+            size,
           }),
           completeURL: `${origin}${OBJECT_PATH_PREFIX}${id}/complete?expires=${completeExpires}&signature=${signature}`,
         };

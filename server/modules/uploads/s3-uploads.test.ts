@@ -58,12 +58,12 @@ describe('object storage (S3)', () => {
   });
 
   it('hands out a presigned bucket URL for incoming/<id> and a completion link of its own', async () => {
-    const links = await uploadLinks(t, cookie);
+    const links = await uploadLinks(t, cookie, 1000);
     const upload = new URL(links.uploadURL);
     expect(upload.origin).toBe(s3.endpoint);
     expect(upload.pathname).toMatch(new RegExp(`^/${s3.bucket}/incoming/${ID.source}$`));
     expect(upload.searchParams.get('X-Amz-Expires')).toBe('900');
-    expect(upload.searchParams.get('X-Amz-SignedHeaders')).toBe('host');
+    expect(upload.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;host');
     // No checksum of an empty body in the URL: real S3 would refuse the photo's bytes.
     expect([...upload.searchParams.keys()].filter((k) => /checksum/i.test(k))).toEqual([]);
 
@@ -86,6 +86,22 @@ describe('object storage (S3)', () => {
     expect(JSON.parse(res.body).message).toBe(
       'This image is larger than 5 MB. Please choose a smaller photo.',
     );
+  });
+
+  it('2.12 requires the size (1 byte to 5 MB) and signs it into the bucket URL', async () => {
+    for (const json of [undefined, {}, { size: 0 }]) {
+      const res = await request(t.baseUrl, 'POST', '/api/objects/upload', { cookie, json });
+      expect(res.status, JSON.stringify(json)).toBe(400);
+      expect(JSON.parse(res.body).message).toMatch(/size in bytes/);
+    }
+    const png = samplePng();
+    const links = await uploadLinks(t, cookie, png.length);
+    const url = new URL(links.uploadURL);
+    // The length is one of the signed headers: real S3 refuses a PUT of any other size. (s3rver
+    // does not check a signed Content-Length: a PUT 1 MB longer answered 200 there.)
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;host');
+    expect((await put(links.uploadURL, png)).status).toBe(200);
+    expect((await complete(links.completeURL!)).status).toBe(200);
   });
 
   it('uploads to the bucket, stores WebP variants there and serves them from the usual URL', async () => {
@@ -128,11 +144,14 @@ describe('object storage (S3)', () => {
   });
 
   it('judges the bytes like a PUT to the server: a refused file is deleted and the link stays usable', async () => {
-    const links = await uploadLinks(t, cookie);
+    const links = await uploadLinks(t, cookie, samplePng().length);
     const id = idOf(links.uploadURL);
+    // Whatever the bucket holds under incoming/<id> (written here straight into it: the signed
+    // URL takes only its own size) is judged again by the server.
+    const putInBucket = (body: Buffer) => s3.put(`incoming/${id}`, body);
 
     expect((await complete(links.completeURL!)).status).toBe(400); // nothing uploaded yet
-    await put(links.uploadURL, sampleSvg(), 'image/svg+xml');
+    await putInBucket(sampleSvg());
     const svg = await complete(links.completeURL!);
     expect(svg.status).toBe(415);
     expect(JSON.parse(svg.body).message).toBe(
@@ -141,18 +160,18 @@ describe('object storage (S3)', () => {
     expect(await s3.keys(`incoming/${id}`)).toEqual([]);
     expect(await s3.keys(`images/${id}/`)).toEqual([]);
 
-    // An unsized URL lets the bucket take more than 5 MB: the server refuses it before reading it.
+    // More than 5 MB in the bucket: the server refuses it before reading it.
     const over = Buffer.concat([
       samplePng(),
       Buffer.alloc(IMAGE_MAX_BYTES + 1 - samplePng().length),
     ]);
-    expect((await put(links.uploadURL, over)).status).toBe(200);
+    await putInBucket(over);
     const big = await complete(links.completeURL!);
     expect(big.status).toBe(413);
     expect(JSON.parse(big.body).message).toMatch(/larger than 5 MB/);
     expect(await s3.keys(`incoming/${id}`)).toEqual([]);
 
-    await put(links.uploadURL, Buffer.alloc(0));
+    await putInBucket(Buffer.alloc(0));
     const empty = await complete(links.completeURL!);
     expect(empty.status).toBe(400);
     expect(JSON.parse(empty.body).message).toBe('The upload is empty.');
@@ -166,12 +185,12 @@ describe('object storage (S3)', () => {
   });
 
   it('refuses a forged, borrowed or expired completion link with 403', async () => {
-    const links = await uploadLinks(t, cookie);
+    const links = await uploadLinks(t, cookie, samplePng().length);
     await put(links.uploadURL, samplePng());
     const done = new URL(links.completeURL!);
     const sig = done.searchParams.get('signature')!;
     const flipped = (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1);
-    const other = new URL((await uploadLinks(t, cookie)).completeURL!);
+    const other = new URL((await uploadLinks(t, cookie, 1000)).completeURL!);
     for (const forged of [
       `${done.origin}${done.pathname}?expires=${done.searchParams.get('expires')}&signature=${flipped}`,
       `${done.origin}${other.pathname}?${done.searchParams}`,
