@@ -111,7 +111,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
   function submitOnce(key: string, input: PledgeCreate, client: string): Promise<repo.PledgeRow> {
     const bodyHash = bodyHashOf(input);
     // The key is bound to its body: another body with it is refused, never answered with the
-    // first pledge (IETF Idempotency-Key draft: 422). Rows from before migration 0018 have none.
+    // first pledge (IETF Idempotency-Key draft: 422). Rows from before migration 0017 have none.
     const sameBody = (row: repo.PledgeRow) => {
       if (row.idempotencyBodyHash !== null && row.idempotencyBodyHash !== bodyHash)
         throw new HttpError(422, IDEMPOTENCY_MISMATCH);
