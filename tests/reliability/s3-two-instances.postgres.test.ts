@@ -58,7 +58,7 @@ describe('two instances sharing one bucket', () => {
   });
 
   it('completes on B an upload begun on A (the link is not tied to an instance)', async () => {
-    const links = await uploadLinks(a, cookie);
+    const links = await uploadLinks(a, cookie, samplePng().length);
     const put = new URL(links.uploadURL);
     const res = await request(put.origin, 'PUT', put.pathname + put.search, { body: samplePng() });
     expect(res.status).toBe(200);
@@ -87,7 +87,7 @@ describe('two instances sharing one bucket', () => {
   });
 
   it("a starting instance's sweep leaves another instance's upload in progress alone", async () => {
-    const links = await uploadLinks(a, cookie);
+    const links = await uploadLinks(a, cookie, samplePng().length);
     const put = new URL(links.uploadURL);
     await request(put.origin, 'PUT', put.pathname + put.search, { body: samplePng() });
     const c = await startTestApp({ database: secondPool, env: s3.env() });
