@@ -24,7 +24,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const { db } = database;
 
-  const { storage, sweeper, passwordHash, uploadSecret } = await prepareData(
+  const { storage, sweeper, passwordHash, uploadSecret, referenceKey } = await prepareData(
     config,
     database,
     opts.onGeneratedPassword,
@@ -41,6 +41,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     sessions: createSessions(db, config),
     storage,
     uploadSecret,
+    referenceKey,
     passwordHash: () => passwordHash,
     email,
   };

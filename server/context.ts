@@ -1,3 +1,4 @@
+import type { ReferenceKey } from '@shared/payment-reference';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
 import type { EmailService } from './modules/email/email-service';
@@ -19,6 +20,8 @@ export interface AppContext {
   /** Where the photos live: local disk or an S3-compatible bucket. */
   storage: ObjectStorage;
   uploadSecret: string;
+  /** The payment references' key (settings; second review 2.9). Never logged. */
+  referenceKey: ReferenceKey;
   passwordHash: () => string;
   /** E-mail: status links, the outbox and its worker (docs/decisions/014-email-outbox.md). */
   email: EmailService;

@@ -1,11 +1,14 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { REFERENCE_KEY_SETTING, type ReferenceKey } from '@shared/payment-reference';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
 import { runMigrations } from './db/migrate';
 import { keepPlannerStatistics } from './db/planner-statistics';
 import { generatePassword, hashPassword, verifyPassword } from './modules/admin/password';
 import * as adminRepo from './modules/admin/repo';
+import * as pledgesRepo from './modules/pledges/repo';
 import { startChangeFeed, type ChangeFeed } from './read-model/change-feed';
 import { CampaignSnapshot } from './read-model/snapshot';
 import { readModelLoader } from './read-model-loader';
@@ -46,6 +49,44 @@ async function resolvePasswordHash(db: Db, config: AppConfig, onGenerated?: (pw:
   return value;
 }
 
+/**
+ * The payment references' key (second review 2.9, docs/decisions/012-payment-reference.md): made
+ * once, crypto-random, with the sequence's next number as the first it applies to; inserts wait
+ * meanwhile, so every pledge numbered before it keeps its public reference and none after it gets
+ * one. Kept in settings, so a backup carries it. Never logged.
+ */
+export async function resolveReferenceKey(db: Db): Promise<ReferenceKey> {
+  const parse = (value: string): ReferenceKey => {
+    let json: unknown;
+    try {
+      json = JSON.parse(value);
+    } catch {
+      json = undefined;
+    }
+    const parsed = referenceKeySchema.safeParse(json);
+    if (!parsed.success)
+      throw new Error(`The setting ${REFERENCE_KEY_SETTING} is damaged: restore it from a backup.`);
+    return parsed.data;
+  };
+  const stored = await adminRepo.getSetting(db, REFERENCE_KEY_SETTING);
+  if (stored !== undefined) return parse(stored);
+  const { value } = await db.transaction(async (tx) => {
+    await pledgesRepo.lockPledgeInserts(tx);
+    const from = await pledgesRepo.nextReferenceNumber(tx);
+    // 63 bits: a non-negative PostgreSQL bigint.
+    const key = (randomBytes(8).readBigUInt64BE() >> 1n).toString();
+    return adminRepo.getOrCreateSetting(tx, REFERENCE_KEY_SETTING, () =>
+      JSON.stringify({ key, from }),
+    );
+  });
+  return parse(value);
+}
+
+const referenceKeySchema = z.object({
+  key: z.string().regex(/^\d{1,19}$/),
+  from: z.number().int().min(1),
+});
+
 /** Start-up before any request: the image store, migrations, the stored secrets. */
 export async function prepareData(
   config: AppConfig,
@@ -67,7 +108,8 @@ export async function prepareData(
       .getOrCreateSetting(db, 'upload_signing_secret', () => randomBytes(32).toString('base64url'))
       .then((s) => s.value),
   ]);
-  return { storage, sweeper, passwordHash, uploadSecret };
+  const referenceKey = await resolveReferenceKey(db);
+  return { storage, sweeper, passwordHash, uploadSecret, referenceKey };
 }
 
 /**

@@ -46,12 +46,12 @@ export const pledges = pgTable(
       .default(sql`clock_timestamp()`),
     /**
      * The payment reference the donor puts in the transfer's note (shared/payment-reference.ts).
-     * The default (migration 0009's pledge_reference()) covers any insert; the app passes the
-     * campaign's prefix explicitly.
+     * The default (migration 0018's pledge_reference_next(), keyed once the install has its key)
+     * covers any insert; the app passes the campaign's prefix and the key explicitly.
      */
     reference: text('reference')
       .notNull()
-      .default(sql`pledge_reference(nextval('pledge_reference_seq'), 'MRJ')`),
+      .default(sql`pledge_reference_next('MRJ')`),
     /**
      * What arrived, recorded at confirmation (docs/decisions/013-statement-matching.md); null while
      * pending. bigint: a US$1,000,000,000 pledge paid in J$ is J$152,000,000,000.
@@ -187,7 +187,10 @@ export const adminSessions = pgTable(
   (t) => [index('admin_sessions_expires_idx').on(t.expiresAt)],
 );
 
-/** Key/value settings: the admin password hash, the upload signing secret. */
+/**
+ * Key/value settings: the admin password hash, the upload signing secret, the payment references'
+ * key.
+ */
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkCharacter,
   findReferences,
+  keyedReferenceFor,
   parseReference,
+  REFERENCE_KEY_SETTING,
   REFERENCE_ALPHABET,
   referenceFor,
 } from '@shared/payment-reference';
@@ -15,6 +17,11 @@ import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/s
 import { openPostgres, pgliteOptions, wrapPglite, type Database } from '../../db/client';
 import { MIGRATIONS_FOLDER, runMigrations } from '../../db/migrate';
 import { insertPledges } from './repo';
+import { writeBackupFile } from '../../backup/dump';
+import { restoreBackup } from '../../backup/restore';
+import { getSetting } from '../admin/repo';
+import { resolveReferenceKey } from '../../lifecycle';
+import type { ReferenceKey } from '@shared/payment-reference';
 
 const FORMAT = /^MRJ-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]$/;
 
@@ -74,6 +81,105 @@ describe('payment reference (pure)', () => {
   });
 });
 
+describe('keyed payment references (pure, second review 2.9)', () => {
+  const key: ReferenceKey = { key: '5146919071236785119', from: 1 };
+  it('is a bijection that never repeats a reference, and still validates', () => {
+    const seen = new Set<string>();
+    for (let n = 1; n <= 100_000; n++) {
+      const ref = keyedReferenceFor(n, key);
+      seen.add(ref);
+      if (n <= 2000) {
+        expect(ref).toMatch(FORMAT);
+        expect(parseReference(ref)).toBe(ref);
+      }
+    }
+    expect(seen.size).toBe(100_000);
+    expect(keyedReferenceFor(1, key)).not.toBe(referenceFor(1));
+    expect(keyedReferenceFor(31 ** 4, key)).toMatch(/^MRJ-[2-9A-Z]{5}-[2-9A-Z]$/);
+  });
+
+  it('leaves the numbers before the key as they were and never repeats one of them', () => {
+    const upgraded: ReferenceKey = { key: key.key, from: 501 };
+    const old = new Set(Array.from({ length: 500 }, (_, i) => referenceFor(i + 1)));
+    for (let n = 1; n <= 500; n++) expect(keyedReferenceFor(n, upgraded)).toBe(referenceFor(n));
+    const keyed = new Set<string>();
+    for (let n = 501; n <= 20_000; n++) keyed.add(keyedReferenceFor(n, upgraded));
+    expect(keyed.size).toBe(20_000 - 500);
+    for (const r of keyed) expect(old.has(r)).toBe(false);
+  });
+
+  it('differs from key to key', () => {
+    const other: ReferenceKey = { key: '77', from: 1 };
+    const a = Array.from({ length: 50 }, (_, i) => keyedReferenceFor(i + 1, key));
+    const b = Array.from({ length: 50 }, (_, i) => keyedReferenceFor(i + 1, other));
+    expect(a.filter((r, i) => r === b[i]).length).toBeLessThan(3);
+  });
+});
+
+async function installKey(database: Database): Promise<ReferenceKey> {
+  return JSON.parse((await getSetting(database.db, REFERENCE_KEY_SETTING))!) as ReferenceKey;
+}
+
+async function pledgeOnce(t: TestApp, name = 'First Donor') {
+  const res = await t.request('/api/pledges', {
+    method: 'POST',
+    json: { name, email: 'first@donors.test', amount: 10, currency: 'USD' },
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { reference: string }).reference;
+}
+
+describe('keyed payment references per install (second review 2.9)', () => {
+  it('two fresh installs give pledge #1 different references, neither referenceFor(1)', async () => {
+    const [a, b] = [await startTestApp(), await startTestApp()];
+    try {
+      const [refA, refB] = [await pledgeOnce(a), await pledgeOnce(b)];
+      expect(refA).not.toBe(refB);
+      expect(refA).not.toBe(referenceFor(1));
+      expect(refB).not.toBe(referenceFor(1));
+      expect(parseReference(refA)).toBe(refA);
+      expect(refA).toBe(keyedReferenceFor(1, await installKey(a.database)));
+      expect(refB).toBe(keyedReferenceFor(1, await installKey(b.database)));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('keeps its key across a restart and a backup/restore round trip', async () => {
+    const db = await createTestDatabase();
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'relief-refkey-'));
+    const target = await createTestDatabase();
+    try {
+      let t = await startTestApp({ database: db.database });
+      const key = await installKey(db.database);
+      expect(await pledgeOnce(t)).toBe(keyedReferenceFor(1, key));
+      await t.close();
+      t = await startTestApp({ database: db.database });
+      expect(await installKey(db.database)).toEqual(key);
+      expect(await pledgeOnce(t, 'Second')).toBe(keyedReferenceFor(2, key));
+      const file = path.join(tmp, 'b.relief-backup.jsonl.gz');
+      await writeBackupFile(db.database, path.join(t.dataDir, 'uploads'), file);
+      await t.close();
+
+      await restoreBackup(target.database, path.join(tmp, 'uploads'), file);
+      const restored = await startTestApp({ database: target.database });
+      try {
+        expect(await installKey(target.database)).toEqual(key);
+        expect(await pledgeOnce(restored, 'Third')).toBe(keyedReferenceFor(3, key));
+      } finally {
+        await restored.close();
+      }
+    } finally {
+      await db.database.close();
+      await db.drop();
+      await target.database.close();
+      await target.drop();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('payment reference in the database', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -87,6 +193,44 @@ describe('payment reference in the database', () => {
       sql`select n, pledge_reference(n, 'MRJ') as ref from unnest(${sql.param(ns)}::bigint[]) as n`,
     )) as unknown as { rows: { n: number | string; ref: string }[] };
     expect(res.rows.map((r) => [Number(r.n), r.ref])).toEqual(ns.map((n) => [n, referenceFor(n)]));
+  });
+
+  it("SQL's pledge_reference_keyed() equals shared keyedReferenceFor() (2,000 numbers and boundaries)", async () => {
+    const ns = [
+      ...Array.from({ length: 2000 }, (_, i) => i + 1),
+      29_791,
+      500_000,
+      923_520,
+      923_521,
+      923_522,
+      5_000_000,
+    ];
+    for (const key of [
+      { key: '5146919071236785119', from: 1 },
+      { key: '9223372036854775807', from: 700 },
+      { key: '0', from: 1 },
+    ]) {
+      const res = (await t.database.db.execute(
+        sql`select n, pledge_reference_keyed(n, 'MRJ', ${key.key}::bigint, ${key.from}::bigint) as ref
+            from unnest(${sql.param(ns)}::bigint[]) as n`,
+      )) as unknown as { rows: { n: number | string; ref: string }[] };
+      const refs = res.rows.map((r) => r.ref);
+      expect(refs).toEqual(ns.map((n) => keyedReferenceFor(n, key)));
+      expect(new Set(refs).size).toBe(ns.length);
+    }
+  });
+
+  it('plain SQL inserts (the column default) use the install key too', async () => {
+    const res = (await t.database.db.execute(
+      sql`insert into pledges (name, email, amount, currency, containers)
+          values ('Plain', 'plain@donors.test', 1, 'USD', 9) returning reference`,
+    )) as unknown as { rows: { reference: string }[] };
+    const n = (await t.database.db.execute(
+      sql`select last_value from pledge_reference_seq`,
+    )) as unknown as { rows: { last_value: number | string }[] };
+    expect(res.rows[0]!.reference).toBe(
+      keyedReferenceFor(Number(n.rows[0]!.last_value), await installKey(t.database)),
+    );
   });
 
   it('gives every new pledge its own reference with the campaign prefix', async () => {
@@ -208,5 +352,21 @@ describe('migration 0009 on a database with pledges', () => {
       { name: 'New', email: 'new@donors.test', amount: 1, currency: 'USD', containers: 9 },
     ]);
     expect(next!.reference).toBe(referenceFor(31));
+
+    // The first start after the upgrade makes the key: it applies from the next number on, so
+    // the 31 references handed out stay as they are and none of them comes back.
+    const key = await resolveReferenceKey(database.db);
+    expect(key.from).toBe(32);
+    const [keyed] = await insertPledges(database.db, [
+      { name: 'Keyed', email: 'keyed@donors.test', amount: 1, currency: 'USD', containers: 9 },
+    ]);
+    expect(keyed!.reference).toBe(keyedReferenceFor(32, key));
+    const after = (await database.db.execute(
+      sql`select reference from pledges order by created_at`,
+    )) as unknown as { rows: { reference: string }[] };
+    expect(after.rows.slice(0, 31).map((r) => r.reference)).toEqual(
+      Array.from({ length: 31 }, (_, i) => referenceFor(i + 1)),
+    );
+    expect(new Set(after.rows.map((r) => r.reference)).size).toBe(32);
   });
 });

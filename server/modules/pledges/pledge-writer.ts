@@ -1,3 +1,4 @@
+import type { ReferenceKey } from '@shared/payment-reference';
 import type { Db, DbOrTx } from '../../db/client';
 import type { CampaignSnapshot } from '../../read-model/snapshot';
 import type { pledges } from '../../db/schema';
@@ -44,6 +45,8 @@ export class PledgeWriter {
     /** The campaign's payment-reference prefix (campaign config). */
     private readonly referencePrefix?: string,
     private readonly sideEffects?: PledgeSideEffects,
+    /** The install's reference key (settings, loaded at start). */
+    private readonly referenceKey?: ReferenceKey,
   ) {}
 
   submit(values: Values): Promise<repo.PledgeRow> {
@@ -80,11 +83,16 @@ export class PledgeWriter {
           const effects = this.sideEffects;
           const inserted = effects
             ? await this.db.transaction(async (tx) => {
-                const rows = await repo.insertPledges(tx, values, this.referencePrefix);
+                const rows = await repo.insertPledges(
+                  tx,
+                  values,
+                  this.referencePrefix,
+                  this.referenceKey,
+                );
                 await effects.inTransaction(tx, rows);
                 return rows;
               })
-            : await repo.insertPledges(this.db, values, this.referencePrefix);
+            : await repo.insertPledges(this.db, values, this.referencePrefix, this.referenceKey);
           effects?.afterCommit();
           // Committed: the totals the triggers updated (on PostgreSQL, with any other
           // instance's inserts too, which only makes them more current). The rows are stored

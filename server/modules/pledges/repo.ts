@@ -1,7 +1,11 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { containersFor } from '@shared/containers';
 import { UNIT_PRICE_CENTS, type Currency } from '@shared/constants';
-import { DEFAULT_REFERENCE_PREFIX, parseReference } from '@shared/payment-reference';
+import {
+  DEFAULT_REFERENCE_PREFIX,
+  parseReference,
+  type ReferenceKey,
+} from '@shared/payment-reference';
 import { convertAmount, paymentSummary } from '@shared/received';
 import type {
   AdminPledge,
@@ -113,13 +117,19 @@ export type NewPledge = typeof pledges.$inferInsert;
  * short text and Drizzle does not build 9 × n placeholders, which was half the cost of a 50-row
  * batch (docs/decisions/005-performance.md). RETURNING yields the rows in the arrays' order: they
  * flow from unnest through the INSERT one by one (Django's bulk_create relies on the same).
+ * `referenceKey` is the install's (loaded at start); without it the column default's
+ * pledge_reference_next() reads it from settings.
  */
 export async function insertPledges(
   db: DbOrTx,
   values: NewPledge[],
   referencePrefix: string = DEFAULT_REFERENCE_PREFIX,
+  referenceKey?: ReferenceKey,
 ): Promise<TimedPledgeRow[]> {
   if (values.length === 0) return [];
+  const reference = referenceKey
+    ? sql`pledge_reference_keyed(nextval('pledge_reference_seq'), ${referencePrefix}, ${referenceKey.key}::bigint, ${referenceKey.from}::bigint)`
+    : sql`pledge_reference_next(${referencePrefix})`;
   const col = (pick: (v: NewPledge) => unknown) => sql.param(values.map(pick));
   const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
   const result = (await db.execute(sql`
@@ -128,7 +138,7 @@ export async function insertPledges(
        idempotency_key, idempotency_body_hash, client_key, reference)
     select name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at,
       coalesce(created_at, clock_timestamp()), idempotency_key, idempotency_body_hash, client_key,
-      pledge_reference(nextval('pledge_reference_seq'), ${referencePrefix})
+      ${reference}
     from unnest(
       ${col((v) => v.name)}::text[], ${col((v) => v.email)}::text[], ${col((v) => v.amount)}::int[],
       ${col((v) => v.currency ?? 'USD')}::text[], ${col((v) => v.containers)}::bigint[],
@@ -566,4 +576,21 @@ export async function pledgePageAfter(
     : q;
   const rows = await filtered.orderBy(desc(pledges.createdAt), desc(pledges.id)).limit(size);
   return rows.map((r) => ({ ...r.row, dateReceived: r.dateReceived }));
+}
+
+/**
+ * The first pledge number a new reference key applies to: the sequence's next value. Called with
+ * inserts locked out (lockPledgeInserts), so no pledge is numbered past it meanwhile.
+ */
+export async function nextReferenceNumber(db: DbOrTx): Promise<number> {
+  const res = (await db.execute(
+    sql`select last_value, is_called from pledge_reference_seq`,
+  )) as unknown as { rows: { last_value: number | string; is_called: boolean }[] };
+  const row = res.rows[0]!;
+  return Number(row.last_value) + (row.is_called ? 1 : 0);
+}
+
+/** Waits for pledge inserts under way and holds new ones until the transaction ends. */
+export async function lockPledgeInserts(tx: DbOrTx): Promise<void> {
+  await tx.execute(sql`lock table pledges in share row exclusive mode`);
 }

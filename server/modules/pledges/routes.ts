@@ -69,6 +69,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       inTransaction: (tx, rows) => email.enqueueNewPledges(tx, rows),
       afterCommit: () => email.worker.kick(),
     },
+    ctx.referenceKey,
   );
 
   function fromSnapshot(request: FastifyRequest, reply: FastifyReply, limit: number) {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_ALPHABET, referenceFor } from '@shared/payment-reference';
+import {
+  keyedReferenceFor,
+  REFERENCE_ALPHABET,
+  type ReferenceKey,
+} from '@shared/payment-reference';
 import type { DuplicateOf, ProposedPledge } from '@shared/schemas/statement';
 import { describeDifference } from '@shared/statement-difference';
 import {
@@ -11,13 +15,16 @@ import {
 } from './match';
 
 const PREFIXES = ['MRJ'];
+/** An install's key: references as the app hands them out (second review 2.9). */
+const INSTALL_KEY: ReferenceKey = { key: '3141592653589793238', from: 1 };
+const referenceOf = (n: number) => keyedReferenceFor(n, INSTALL_KEY);
 let seq = 0;
 function pledge(over: Partial<ProposedPledge> = {}): ProposedPledge {
   seq += 1;
   return {
     id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
     name: 'Jane Brown',
-    reference: referenceFor(seq),
+    reference: referenceOf(seq),
     amount: 100,
     currency: 'USD',
     paymentState: 'pending',
@@ -55,7 +62,7 @@ function typo(ref: string, i: number, by?: string): string {
 
 describe('references, each field on its own, as whole words', () => {
   it('finds a reference however it is spaced, in either field', () => {
-    const ref = referenceFor(7);
+    const ref = referenceOf(7);
     const [body, check] = ref.split('-').slice(1);
     for (const written of [ref, ref.toLowerCase(), `mrj ${body} ${check}`, `MRJ${body}${check}`]) {
       const s = scanReferences({ description: `TRF ${written} THANKS`, payer: '' }, PREFIXES);
@@ -77,7 +84,7 @@ describe('references, each field on its own, as whole words', () => {
   });
 
   it('lists the valid references one character away from a mistyped one', () => {
-    const ref = referenceFor(3);
+    const ref = referenceOf(3);
     const [body, check] = ref.split('-').slice(1) as [string, string];
     const wrong = typo(ref, 1);
     const [wb, wc] = wrong.split('-').slice(1) as [string, string];
@@ -121,7 +128,7 @@ describe('proposals', () => {
     );
     expect(r.candidates.map((x) => x.id)).toEqual([a.id, c.id]);
     // One in each field, one of them unknown: the known one is proposed, unticked.
-    const unknown = referenceFor(9999);
+    const unknown = referenceOf(9999);
     const split = propose(line({ description: a.reference, payer: unknown }), [a]);
     expect(split).toMatchObject({ confidence: 'review', pledge: a, preTicked: false });
     expect(split.why).toContain(`${unknown} belongs to no pledge`);

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceFor } from '@shared/payment-reference';
+import {
+  keyedReferenceFor,
+  REFERENCE_KEY_SETTING,
+  referenceFor,
+  type ReferenceKey,
+} from '@shared/payment-reference';
 import type { AdminPledge } from '@shared/schemas/pledge';
 import type {
   ReviewLine,
@@ -10,11 +15,12 @@ import type {
   StatementPreview,
 } from '@shared/schemas/statement';
 import { startTestApp, type TestApp } from '../../../tests/support/test-app';
+import { getSetting } from '../admin/repo';
 import { nameCloseness } from './match';
 import { parseAmountCents, parseDate } from './parse';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/statements');
-const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
+const fixtureFile = (name: string) => readFileSync(path.join(FIXTURES, name));
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64');
 
 describe('statement parsing (pure)', () => {
@@ -48,14 +54,49 @@ describe('statement parsing (pure)', () => {
   });
 });
 
+/**
+ * The fixtures quote the public references of pledges 1-6 (referenceFor(1..6), e.g. MRJ-QAR7-T,
+ * "mrj qar7 t", MRJ9EYVK). Each install has its own key (second review 2.9), so each is replaced
+ * by the reference this install gave that pledge, spelled the same way (separators, case).
+ */
+function withInstallReferences(file: Buffer, refs: readonly string[]): Buffer {
+  const byPublic = new Map(
+    refs.map(
+      (ref, i) =>
+        [
+          referenceFor(i + 1)
+            .slice(4)
+            .replace('-', ''),
+          ref.slice(4),
+        ] as const,
+    ),
+  );
+  const text = file
+    .toString('latin1')
+    .replace(/MRJ([ -]?)([2-9A-Z]{4})([ -]?)([2-9A-Z])/gi, (m, s1, body, s2, check) => {
+      const ours = byPublic.get(`${body}${check}`.toUpperCase());
+      if (!ours) return m;
+      const [b, c] = ours.split('-') as [string, string];
+      const out = `${m.slice(0, 3)}${s1}${b}${s2}${c}`;
+      return m === m.toLowerCase() ? out.toLowerCase() : out;
+    });
+  return Buffer.from(text, 'latin1');
+}
+
 describe('bank statement import', () => {
   let t: TestApp;
   let cookie: string;
   const ids: Record<string, string> = {};
+  const refs: string[] = [];
+  const fixture = (name: string) => withInstallReferences(fixtureFile(name), refs);
   beforeAll(async () => {
     t = await startTestApp();
     cookie = await t.login();
-    // Created in order on a fresh database: their references are referenceFor(1..6).
+    const key = JSON.parse(
+      (await getSetting(t.database.db, REFERENCE_KEY_SETTING))!,
+    ) as ReferenceKey;
+    // Created in order on a fresh database: their references are the install's keyed ones for
+    // 1..6, never the public referenceFor(1..6).
     const donors: [string, number, 'USD' | 'JMD'][] = [
       ['Jane Brown', 100, 'USD'],
       ['Marcus Campbell', 15_200, 'JMD'],
@@ -70,7 +111,9 @@ describe('bank statement import', () => {
         json: { name, email: `donor${i}@donors.test`, amount, currency },
       });
       const body = (await res.json()) as { id: string; reference: string };
-      expect(body.reference).toBe(referenceFor(i + 1));
+      expect(body.reference).toBe(keyedReferenceFor(i + 1, key));
+      expect(body.reference).not.toBe(referenceFor(i + 1));
+      refs.push(body.reference);
       ids[name] = body.id;
     }
   });
@@ -119,7 +162,7 @@ describe('bank statement import', () => {
     const jane = line(r, 'JANE BROWN');
     expect(jane).toMatchObject({ confidence: 'certain', amount: 100, currency: 'USD' });
     expect(jane.pledge!.id).toBe(ids['Jane Brown']);
-    expect(jane.why).toContain(referenceFor(1));
+    expect(jane.why).toContain(refs[0]);
     const sophia = line(r, 'S WILLIAMS');
     expect(sophia.confidence).toBe('likely');
     expect(sophia.pledge!.id).toBe(ids['Sophia Williams']);
@@ -162,7 +205,7 @@ describe('bank statement import', () => {
     const overlapping = [
       'Date,Description,Payer,Amount,Currency,Balance',
       ...text.split('\n').filter((l) => /^01\/0[67]\/2025/.test(l)),
-      '01/09/2025,WIRE IN MRJ-CQG8-G BALANCE,DEVON CLARKE,10.00,USD,"1,451.00"',
+      `01/09/2025,WIRE IN ${refs[3]} BALANCE,DEVON CLARKE,10.00,USD,"1,451.00"`,
     ].join('\n');
     const again = await importFile(overlapping, signedMapping);
     expect(again).toMatchObject({ credits: 4, newLines: 1, alreadyImported: 3 });
