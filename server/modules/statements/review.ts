@@ -5,6 +5,7 @@ import { conflict, notFound } from '../../lib/http-error';
 import { audited } from '../audit/repo';
 import * as pledgeRepo from '../pledges/repo';
 import { proposeMatch, scanReferences } from './match';
+import type { Slicer } from './parse/slicer';
 import * as repo from './repo';
 
 function toProposed(p: pledgeRepo.PledgeRow): ProposedPledge {
@@ -31,10 +32,14 @@ export async function proposeMatches(
   tx: DbOrTx,
   rows: repo.StatementLineRow[],
   prefixes: readonly string[],
+  /** After an import (up to 2,000 lines): yields to the event loop between lines. */
+  slicer?: Slicer,
 ): Promise<ReviewLine[]> {
-  const scans = rows.map((r) =>
-    scanReferences({ description: r.description, payer: r.payer }, prefixes),
-  );
+  const scans: ReturnType<typeof scanReferences>[] = [];
+  for (const r of rows) {
+    scans.push(scanReferences({ description: r.description, payer: r.payer }, prefixes));
+    await slicer?.pause();
+  }
   const refs = new Set(
     scans.flatMap((s) => [
       ...s.exact.map((e) => e.reference),
@@ -68,7 +73,9 @@ export async function proposeMatches(
       },
     ]),
   );
-  return rows.map((r, i) => {
+  const lines: ReviewLine[] = [];
+  for (const [i, r] of rows.entries()) {
+    await slicer?.pause();
     const duplicateOf = r.duplicateOf ? (firsts.get(r.duplicateOf) ?? null) : null;
     const proposal = proposeMatch(
       {
@@ -81,7 +88,7 @@ export async function proposeMatches(
       scans[i]!,
       { byReference, pending },
     );
-    return {
+    lines.push({
       id: r.id,
       bookedOn: r.bookedOn,
       amount: r.amountCents / 100,
@@ -92,8 +99,9 @@ export async function proposeMatches(
       status: r.status,
       duplicateOf,
       ...proposal,
-    };
-  });
+    });
+  }
+  return lines;
 }
 
 const lineDetails = (l: repo.StatementLineRow) => ({

@@ -124,7 +124,7 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
           },
         };
       });
-      const lines = await proposeMatches(db, await repo.openLines(db), prefixes);
+      const lines = await proposeMatches(db, await repo.openLines(db), prefixes, slicer);
       const pledges = new Set(
         lines.filter((l) => stored.added.has(l.id) && l.pledge).map((l) => l.pledge!.id),
       );
