@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { adminCookie, createPledge, screenshot, type PledgeSeed } from './support/admin-api';
-import { dialog, waitForToast } from './support/admin-ui';
+import { adminCookie, screenshot, seedPledges, type PledgeSeed } from './support/admin-api';
+import { dialog, statementReview, waitForToast } from './support/admin-ui';
 import { loginThroughUi, seriousA11yViolations, useSite } from './support/browser';
 import type { RunningServer } from './support/server';
 import * as api from '../support/api';
@@ -13,8 +13,8 @@ import * as api from '../support/api';
  */
 let server: RunningServer;
 let page: Page;
-const refs: Record<string, string> = {};
-const ids: Record<string, string> = {};
+let refs: Record<string, string> = {};
+let ids: Record<string, string> = {};
 
 const SEED: PledgeSeed[] = [
   { name: 'Jane Brown', email: 'jane@donors.test', amount: 100 },
@@ -24,19 +24,11 @@ const SEED: PledgeSeed[] = [
 
 useSite({}, async (site) => {
   ({ server, page } = site);
-  for (const p of SEED) {
-    const created = (await createPledge(server.baseUrl, p)) as api.PublicPledgeView & {
-      reference: string;
-    };
-    refs[p.name] = created.reference;
-    ids[p.name] = created.id;
-  }
+  ({ refs, ids } = await seedPledges(server.baseUrl, SEED));
   await loginThroughUi(page, server.baseUrl);
 });
 
-const row = (text: string) => page.getByRole('row').filter({ hasText: text });
-const tick = (name: string) => page.getByRole('checkbox', { name });
-const confirmButton = () => page.getByRole('button', { name: /^Confirm selected \(\d+\)$/ });
+const { row, tick, confirmButton } = statementReview(() => page);
 
 async function leaveAndReturn() {
   await page.getByRole('tab', { name: 'Overview' }).click();

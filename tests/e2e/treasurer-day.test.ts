@@ -3,8 +3,8 @@ import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { adminCookie, createPledge, screenshot, type PledgeSeed } from './support/admin-api';
-import { dialog, waitForToast } from './support/admin-ui';
+import { adminCookie, screenshot, seedPledges, type PledgeSeed } from './support/admin-api';
+import { dialog, statementReview, waitForToast } from './support/admin-ui';
 import { loginThroughUi, seriousA11yViolations, useSite } from './support/browser';
 import type { RunningServer } from './support/server';
 import type { AdminPledge } from '@shared/schemas/pledge';
@@ -21,8 +21,8 @@ import * as api from '../support/api';
  */
 let server: RunningServer;
 let page: Page;
-const refs: Record<string, string> = {};
-const ids: Record<string, string> = {};
+let refs: Record<string, string> = {};
+let ids: Record<string, string> = {};
 
 const SEED: PledgeSeed[] = [
   { name: 'Jane Brown', email: 'jane.day@donors.test', amount: 100 },
@@ -32,18 +32,11 @@ const SEED: PledgeSeed[] = [
 
 useSite({}, async (site) => {
   ({ server, page } = site);
-  for (const p of SEED) {
-    const created = (await createPledge(server.baseUrl, p)) as api.PublicPledgeView & {
-      reference: string;
-    };
-    refs[p.name] = created.reference;
-    ids[p.name] = created.id;
-  }
+  ({ refs, ids } = await seedPledges(server.baseUrl, SEED));
   await loginThroughUi(page, server.baseUrl);
 });
 
-const row = (text: string) => page.getByRole('row').filter({ hasText: text });
-const confirmButton = () => page.getByRole('button', { name: /^Confirm selected \(\d+\)$/ });
+const { row, confirmButton } = statementReview(() => page);
 const summary = () => page.getByRole('status').filter({ hasText: 'in the file' });
 
 async function choose(name: string, csv: string) {

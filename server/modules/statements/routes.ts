@@ -25,13 +25,11 @@ import type { AppContext } from '../../context';
 import { badRequest } from '../../lib/http-error';
 import * as adminRepo from '../admin/repo';
 import { audited } from '../audit/repo';
-import { lockPledges } from '../pledges/repo';
-import { recordPayment } from '../pledges/service';
 import { defaultName, openStatement, previewOf, readLines, storeLines } from './import';
 import { Slicer } from './parse/slicer';
 import * as repo from './repo';
 import { dismissLine, proposeMatches, restoreLine } from './review';
-import { recentImports, undoImport } from './undo';
+import { confirmLines, recentImports, undoImport } from './service';
 
 const MAPPING_SETTING = 'statement_mapping';
 
@@ -224,12 +222,7 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
     },
   );
 
-  /**
-   * Confirms the ticked lines in one transaction: each line once (an open line becomes matched)
-   * and its money recorded as a payment of its pledge by the one use case (pledges/service.ts):
-   * locked, added atomically, audited, receipt queued. A line already matched (a second tab, a
-   * re-import) or whose pledge is gone is skipped and reported.
-   */
+  // The ticked lines, confirmed once each (service.ts confirmLines).
   app.post(
     '/api/admin/statements/confirm',
     {
@@ -240,50 +233,7 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
       const { lines } = request.body;
       if (new Set(lines.map((l) => l.lineId)).size !== lines.length)
         throw badRequest('A statement line can confirm only one pledge');
-      const outcome = await snapshot.write(() =>
-        db.transaction(async (tx) => {
-          const confirmed: string[] = [];
-          const skippedLines: string[] = [];
-          // Every pledge of the batch locked first, in id order (no deadlock with another batch);
-          // a line is never marked matched for a pledge that is gone.
-          const existing = new Set(
-            (await lockPledges(tx, [...new Set(lines.map((l) => l.pledgeId))])).map((p) => p.id),
-          );
-          for (const { lineId, pledgeId } of lines) {
-            const line = existing.has(pledgeId)
-              ? await repo.markMatched(tx, lineId, pledgeId, config.now())
-              : undefined;
-            const recorded = line
-              ? await recordPayment(tx, {
-                  pledgeId,
-                  amountMinor: line.amountCents,
-                  currency: line.currency,
-                  source: 'statement',
-                  bookedOn: line.bookedOn,
-                  statementLineId: line.id,
-                  actor: request,
-                  now: config.now(),
-                  auditDetails: {
-                    statementLine: {
-                      id: line.id,
-                      bookedOn: line.bookedOn,
-                      amountMinor: line.amountCents,
-                      currency: line.currency,
-                      payer: line.payer,
-                      description: line.description,
-                    },
-                  },
-                })
-              : undefined;
-            if (!recorded) {
-              skippedLines.push(lineId);
-              continue;
-            }
-            confirmed.push(pledgeId);
-          }
-          return { confirmed, skippedLines };
-        }),
-      );
+      const outcome = await snapshot.write(() => confirmLines(db, request, lines, config.now()));
       if (outcome.confirmed.length > 0) email.worker.kick();
       return {
         confirmed: outcome.confirmed.length,
@@ -303,7 +253,7 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
     },
   );
 
-  // A whole import undone: its payments reversed, its lines removed (audited; see undo.ts).
+  // A whole import undone: its payments reversed, its lines removed (audited; see service.ts).
   app.post(
     '/api/admin/statements/imports/:id/undo',
     {

@@ -18,6 +18,23 @@ export interface PledgeSeed {
 export const createPledge = (baseUrl: string, pledge: PledgeSeed) =>
   api.createPledge(baseUrl, { ...pledge });
 
+/**
+ * Creates these pledges in order; their payment references and ids by donor name (what the
+ * statement tests write into the bank files they import).
+ */
+export async function seedPledges(baseUrl: string, seeds: PledgeSeed[]) {
+  const refs: Record<string, string> = {};
+  const ids: Record<string, string> = {};
+  for (const p of seeds) {
+    const created = (await createPledge(baseUrl, p)) as api.PublicPledgeView & {
+      reference: string;
+    };
+    refs[p.name] = created.reference;
+    ids[p.name] = created.id;
+  }
+  return { refs, ids };
+}
+
 /** A session cookie ("name=value") for API set-up calls. */
 export const adminCookie = (baseUrl: string) => api.login(baseUrl, TEST_ADMIN_PASSWORD);
 

@@ -26,6 +26,18 @@ export function dialog(page: Page, name: string) {
   return page.getByRole('dialog', { name });
 }
 
+/**
+ * The statement review's rows, tick boxes and confirm button (Import bank statement tab); `page`
+ * is read at each call, so a file can make these before its browser starts.
+ */
+export function statementReview(page: () => Page) {
+  return {
+    row: (text: string) => page().getByRole('row').filter({ hasText: text }),
+    tick: (name: string) => page().getByRole('checkbox', { name }),
+    confirmButton: () => page().getByRole('button', { name: /^Confirm selected \(\d+\)$/ }),
+  };
+}
+
 /** Opens the upload modal from a form dialog, picks a file and uploads it. */
 export async function uploadThroughUppy(
   page: Page,

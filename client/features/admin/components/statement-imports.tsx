@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { CAMPAIGN_TIME_ZONE } from '@shared/constants';
 import type { StatementImportSummary } from '@shared/schemas/statement';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -7,7 +8,7 @@ import { ConfirmDialog } from './confirm-dialog';
 
 const when = (iso: string) =>
   new Date(iso).toLocaleString('en-JM', {
-    timeZone: 'America/Jamaica',
+    timeZone: CAMPAIGN_TIME_ZONE,
     dateStyle: 'medium',
     timeStyle: 'short',
   });

@@ -3,9 +3,63 @@ import type { StatementImportSummary, StatementUndoResult } from '@shared/schema
 import type { Db, DbOrTx } from '../../db/client';
 import { conflict, notFound } from '../../lib/http-error';
 import { audited } from '../audit/repo';
-import { activePaymentsOfLines } from '../pledges/repo';
-import { reversePaymentsOfLines } from '../pledges/service';
+import { activePaymentsOfLines, lockPledges } from '../pledges/repo';
+import { recordPayment, reversePaymentsOfLines } from '../pledges/service';
 import * as repo from './repo';
+
+/**
+ * Confirms ticked statement lines in one transaction: each line once (an open line becomes
+ * matched) and its money recorded as a payment of its pledge by the one use case
+ * (pledges/service.ts): locked, added atomically, audited, receipt queued. A line already matched
+ * (a second tab, a re-import) or whose pledge is gone is skipped and reported. The caller kicks
+ * the e-mail worker after the commit when anything was confirmed.
+ */
+export async function confirmLines(
+  db: Db,
+  request: FastifyRequest,
+  lines: { lineId: string; pledgeId: string }[],
+  now: Date,
+): Promise<{ confirmed: string[]; skippedLines: string[] }> {
+  return db.transaction(async (tx) => {
+    const confirmed: string[] = [];
+    const skippedLines: string[] = [];
+    // Every pledge of the batch locked first, in id order (no deadlock with another batch); a
+    // line is never marked matched for a pledge that is gone.
+    const existing = new Set(
+      (await lockPledges(tx, [...new Set(lines.map((l) => l.pledgeId))])).map((p) => p.id),
+    );
+    for (const { lineId, pledgeId } of lines) {
+      const line = existing.has(pledgeId)
+        ? await repo.markMatched(tx, lineId, pledgeId, now)
+        : undefined;
+      const recorded = line
+        ? await recordPayment(tx, {
+            pledgeId,
+            amountMinor: line.amountCents,
+            currency: line.currency,
+            source: 'statement',
+            bookedOn: line.bookedOn,
+            statementLineId: line.id,
+            actor: request,
+            now,
+            auditDetails: {
+              statementLine: {
+                id: line.id,
+                bookedOn: line.bookedOn,
+                amountMinor: line.amountCents,
+                currency: line.currency,
+                payer: line.payer,
+                description: line.description,
+              },
+            },
+          })
+        : undefined;
+      if (recorded) confirmed.push(pledgeId);
+      else skippedLines.push(lineId);
+    }
+    return { confirmed, skippedLines };
+  });
+}
 
 /** The newest imports, for the review's "Recent imports" (each can be undone). */
 export async function recentImports(db: DbOrTx, limit = 10): Promise<StatementImportSummary[]> {
