@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase, type Database } from './db/client';
@@ -57,9 +58,9 @@ async function main() {
     fail(`Could not start: ${(err as Error).message}`);
   }
 
-  // PGlite writes its relation cache (pg_internal.init) 0644 whatever the umask: once more after
-  // it opened. Folders are 0700, so nobody else could reach such a file anyway.
-  securePermissions(config.dataDir);
+  // PGlite writes its relation cache (pg_internal.init) 0644 whatever the umask: its folder once
+  // more after it opened (not the photos). Folders are 0700, so nobody else could reach it anyway.
+  if (database.kind === 'pglite') securePermissions(path.join(config.dataDir, 'pgdata'));
   if (fixedPermissions > 0)
     app.log.warn(
       { dataDir: config.dataDir, files: fixedPermissions },
