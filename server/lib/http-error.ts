@@ -16,6 +16,7 @@ export const badRequest = (message: string, errors?: Record<string, string>) =>
   new HttpError(400, message, errors);
 export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
+export const unsupportedMediaType = (message: string) => new HttpError(415, message);
 
 export const BODY_NOT_OBJECT = 'The request body must be a JSON object.';
 

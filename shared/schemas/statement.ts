@@ -93,6 +93,42 @@ export const statementImportSchema = z.object({
   /** The name to save the mapping under ("NCB JMD account"). */
   mappingName: mappingName.optional(),
 });
+/** The options of an import, apart from the file itself. */
+export type StatementImportOptions = Omit<z.output<typeof statementImportSchema>, 'content'>;
+
+/** A query-string flag: "true"/"false" (absent: not given). */
+const queryFlag = z
+  .enum(['true', 'false'], { error: 'Use true or false' })
+  .transform((v) => v === 'true');
+
+/** POST /api/admin/statements/preview/file?fileName=&firstRowIsData= (the file is the body). */
+export const statementPreviewFileQuerySchema = z.object({
+  fileName: z.string().max(300).optional(),
+  firstRowIsData: queryFlag.optional(),
+});
+
+/**
+ * POST /api/admin/statements/import/file?fileName=&mappingName=&mapping= (the file is the body):
+ * `mapping` is the JSON of the mapping, as in the JSON call.
+ */
+export const statementImportFileQuerySchema = z.object({
+  fileName: z.string().max(300).optional(),
+  mappingName: mappingName.optional(),
+  mapping: z
+    .string()
+    .max(8000)
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'The mapping is not valid JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(statementMappingSchema)
+    .optional(),
+});
+
 export const statementConfirmSchema = z.object({
   lines: z
     .array(

@@ -286,21 +286,43 @@ async function postJson<T>(url: string, body: unknown): Promise<T> {
   return (await (await apiRequest('POST', url, body)).json()) as T;
 }
 
+/**
+ * Sends a statement file as the raw request body (no base64, no JSON around 5 MB of text), with
+ * its options in the query string.
+ */
+async function postFile<T>(
+  url: string,
+  file: Blob,
+  query: Record<string, string | undefined>,
+): Promise<T> {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, v);
+  const res = await fetch(`${url}?${params}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/octet-stream' },
+    body: file,
+    credentials: 'include',
+  });
+  await throwIfNotOk(res);
+  return (await res.json()) as T;
+}
+
 /** Reads the file's columns and first rows (CSV), or its transactions (OFX, CAMT.053). */
-export const previewStatement = (content: string, firstRowIsData?: boolean) =>
-  postJson<StatementPreview>('/api/admin/statements/preview', { content, firstRowIsData });
+export const previewStatement = (file: Blob, firstRowIsData?: boolean) =>
+  postFile<StatementPreview>('/api/admin/statements/preview/file', file, {
+    firstRowIsData: firstRowIsData === undefined ? undefined : String(firstRowIsData),
+  });
 
 /** Imports the file; a CSV with its mapping, saved under `mappingName` for the next one. */
 export const importStatement = (
   fileName: string,
-  content: string,
+  file: Blob,
   mapping: StatementMapping | undefined,
   mappingName?: string,
 ) =>
-  postJson<StatementImportResult>('/api/admin/statements/import', {
+  postFile<StatementImportResult>('/api/admin/statements/import/file', file, {
     fileName,
-    content,
-    mapping,
+    mapping: mapping ? JSON.stringify(mapping) : undefined,
     mappingName: mappingName?.trim() || undefined,
   });
 

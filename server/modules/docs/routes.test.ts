@@ -32,6 +32,8 @@ const EXPECTED = [
   'GET /api/admin/backup',
   'POST /api/admin/statements/preview',
   'POST /api/admin/statements/import',
+  'POST /api/admin/statements/preview/file',
+  'POST /api/admin/statements/import/file',
   'GET /api/admin/statements/lines',
   'POST /api/admin/statements/lines/{id}/dismiss',
   'POST /api/admin/statements/lines/{id}/restore',

@@ -32,7 +32,13 @@ export function dialog(page: Page, name: string) {
  */
 export function statementReview(page: () => Page) {
   return {
-    row: (text: string) => page().getByRole('row').filter({ hasText: text }),
+    // Rows of the review table only: the file's sample table above it shows raw lines too
+    // (a refund among them) for a moment after an import.
+    row: (text: string) =>
+      page()
+        .getByRole('table', { name: 'Statement lines and proposed pledges' })
+        .getByRole('row')
+        .filter({ hasText: text }),
     tick: (name: string) => page().getByRole('checkbox', { name }),
     confirmButton: () => page().getByRole('button', { name: /^Confirm selected \(\d+\)$/ }),
   };

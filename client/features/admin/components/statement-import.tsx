@@ -14,21 +14,13 @@ import { ImportSummary, StatementMapping, type Mapping } from './statement-mappi
 import { StatementImports } from './statement-imports';
 import { StatementReview } from './statement-review';
 
-function toBase64(buffer: ArrayBuffer): string {
-  const bytes = new Uint8Array(buffer);
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
-
 /**
  * "Import bank statement" (docs/decisions/013-statement-matching.md): choose the CSV, map its
  * columns once (remembered), review each credit with its proposed pledge and why, tick and confirm
  * in one batch.
  */
 export function StatementImport() {
-  const [file, setFile] = useState<{ name: string; content: string } | null>(null);
+  const [file, setFile] = useState<{ name: string; content: Blob } | null>(null);
   const [preview, setPreview] = useState<StatementPreview | null>(null);
   const [mapping, setMapping] = useState<Mapping>({});
   const [mappingName, setMappingName] = useState('');
@@ -47,13 +39,14 @@ export function StatementImport() {
       setError('The file is larger than 5 MB. Export a shorter period.');
       return;
     }
-    const content = toBase64(await f.arrayBuffer());
+    // The bytes as they are now: the same ones go to the preview and to the import.
+    const content = new Blob([await f.arrayBuffer()]);
     setFile({ name: f.name, content });
     await readPreview(content);
   }
 
   /** The columns, first rows and matching saved mapping; again when the first-row switch moves. */
-  async function readPreview(content: string, firstRowIsData?: boolean) {
+  async function readPreview(content: Blob, firstRowIsData?: boolean) {
     setBusy(true);
     setError(null);
     try {
