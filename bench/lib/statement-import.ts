@@ -91,12 +91,13 @@ export async function benchStatementImport(
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
     const csv = bigStatement();
     const bytes = Buffer.byteLength(csv);
-    const content = Buffer.from(csv).toString('base64');
-    const post = (url: string, body: unknown) =>
-      fetch(`${baseUrl}${url}`, {
+    const file = Buffer.from(csv);
+    // As the admin page sends it: the file as the raw body, the options in the query.
+    const post = (url: string, query: Record<string, string>) =>
+      fetch(`${baseUrl}${url}?${new URLSearchParams(query)}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', cookie },
-        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/octet-stream', cookie },
+        body: new Uint8Array(file),
       }).then(async (res) => {
         if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
         return res.json() as Promise<Record<string, unknown>>;
@@ -109,7 +110,7 @@ export async function benchStatementImport(
 
     const idle = await probe(baseUrl, sleep(5000));
     let t0 = performance.now();
-    const preview = post('/api/admin/statements/preview', { content });
+    const preview = post('/api/admin/statements/preview/file', {});
     const duringPreview = await probe(baseUrl, preview);
     await preview;
     const previewMs = Math.round(performance.now() - t0);
@@ -123,10 +124,9 @@ export async function benchStatementImport(
       dateOrder: 'YMD',
     };
     t0 = performance.now();
-    const imported = post('/api/admin/statements/import', {
+    const imported = post('/api/admin/statements/import/file', {
       fileName: 'bench.csv',
-      content,
-      mapping,
+      mapping: JSON.stringify(mapping),
     });
     const duringImport = await probe(baseUrl, imported);
     const result = await imported;

@@ -34,7 +34,12 @@ const postFile = (
   url: string,
   body: Buffer | string,
   type = 'application/octet-stream',
-) => c.request(url, { method: 'POST', body, headers: { 'content-type': type } });
+) =>
+  c.request(url, {
+    method: 'POST',
+    body: new Uint8Array(Buffer.from(body)),
+    headers: { 'content-type': type },
+  });
 const message = async (res: Response) => ((await res.json()) as { message: string }).message;
 const query = (q: Record<string, string>) => `?${new URLSearchParams(q)}`;
 
@@ -146,7 +151,7 @@ describe('statement files sent as the raw request body', () => {
 
     const anonymous = await app.request(url, {
       method: 'POST',
-      body: file,
+      body: new Uint8Array(file),
       headers: { 'content-type': 'application/octet-stream' },
     });
     expect(anonymous.status).toBe(401);
@@ -154,7 +159,7 @@ describe('statement files sent as the raw request body', () => {
     // A form on another site can send a file-like body without JSON: the origin check refuses it.
     const crossSite = await adminClient.request(url, {
       method: 'POST',
-      body: file,
+      body: new Uint8Array(file),
       headers: { 'content-type': 'text/plain', origin: 'https://evil.example' },
     });
     expect(crossSite.status).toBe(403);
