@@ -117,7 +117,8 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
         },
       };
     });
-    const lines = await proposeMatches(db, await repo.openLines(db), prefixes, slicer);
+    const open = await repo.firstOpenLinesAfterImport(db, stored.importId, slicer);
+    const lines = await proposeMatches(db, open, prefixes, slicer);
     const pledges = new Set(
       lines.filter((l) => stored.added.has(l.id) && l.pledge).map((l) => l.pledge!.id),
     );

@@ -6,6 +6,7 @@ import type {
   StatementPreview,
 } from '@shared/schemas/statement';
 import { describe, expect, test } from '../../../tests/support/fixtures';
+import * as repo from './repo';
 
 /**
  * The statement calls with the file as the raw request body (…/preview/file, …/import/file):
@@ -166,5 +167,53 @@ describe('statement files sent as the raw request body', () => {
 
     const after = await adminClient.request('/api/admin/statements/imports');
     expect(((await after.json()) as { imports: unknown[] }).imports).toHaveLength(countBefore);
+  });
+
+  test("an import answers with the review's first lines: read by position when the file fills the page", async ({
+    app,
+    adminClient,
+  }) => {
+    const csv = (day: number, n: number) =>
+      [
+        'Date,Description,Amount,Currency',
+        ...Array.from(
+          { length: n },
+          (_, i) => `2026-03-${day},TRANSFER ${day}-${i},${i + 1}.00,USD`,
+        ),
+      ].join('\n');
+    const mapping = JSON.stringify({
+      date: 'Date',
+      amount: 'Amount',
+      currency: 'Currency',
+      description: 'Description',
+      dateOrder: 'YMD',
+    });
+    const ids: string[] = [];
+    for (const day of [10, 11]) {
+      const res = await postFile(
+        adminClient,
+        `/api/admin/statements/import/file${query({ mapping })}`,
+        csv(day, 6),
+      );
+      expect(res.status).toBe(200);
+      ids.push(((await res.json()) as StatementImportResult).importId!);
+    }
+    const { db } = app.database;
+    // The newest file fills a page of 4: its lines by position, as the full query orders them.
+    const page = await repo.openLinesPage(db, { page: 1, pageSize: 4 });
+    const fast = await repo.firstOpenLinesAfterImport(db, ids[1]!, undefined, 4);
+    expect(fast.map((l) => l.description)).toEqual([
+      'TRANSFER 11-0',
+      'TRANSFER 11-1',
+      'TRANSFER 11-2',
+      'TRANSFER 11-3',
+    ]);
+    expect(fast.map((l) => l.id)).toEqual(page.rows.map((l) => l.id));
+    // A page larger than the file: the ordinary query, older files after the newest.
+    const all = await repo.firstOpenLinesAfterImport(db, ids[1]!, undefined, 10);
+    expect(all.map((l) => l.id)).toEqual(
+      (await repo.openLinesPage(db, { page: 1, pageSize: 10 })).rows.map((l) => l.id),
+    );
+    expect(all.slice(6).every((l) => l.importId !== ids[1])).toBe(true);
   });
 });
