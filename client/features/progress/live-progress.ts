@@ -29,7 +29,9 @@ const showMode = (mode: LiveMode | undefined) => {
 export function useLiveProgress(adminControls: boolean) {
   const queryClient = useQueryClient();
   const admin = useRef(adminControls);
-  admin.current = adminControls;
+  useEffect(() => {
+    admin.current = adminControls;
+  }, [adminControls]);
 
   useEffect(() => {
     let source: EventSource | undefined;

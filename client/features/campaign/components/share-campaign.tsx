@@ -48,6 +48,7 @@ export function ShareCampaign({
   const [copied, setCopied] = useState(false);
   const [url, setUrl] = useState('');
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- navigator and location are read after hydration: server and first client render must match
     setNative(prefersNativeShare());
     setUrl(campaignUrl());
   }, []);
