@@ -84,5 +84,3 @@ export function LoginDialog({
     </Dialog>
   );
 }
-
-export default LoginDialog;
