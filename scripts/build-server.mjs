@@ -69,13 +69,40 @@ const { metafile } = await build({
 /** `node_modules/a/node_modules/@s/b/lib/x.js` -> `node_modules/a/node_modules/@s/b` (a lock key). */
 const packageDir = (file) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1];
 
-// Every package whose code is in the bundle must be installed without the dev dependencies, so that
+// The page renderer (dist/ssr, run by the server) and the browser's code ship as well: Vite bundles
+// them, so their packages are read here from a pass of esbuild that writes nothing.
+const { metafile: clientMetafile } = await build({
+  absWorkingDir: root,
+  entryPoints: ['client/main.tsx', 'client/entry-server.tsx'],
+  outdir: 'dist/analysed',
+  bundle: true,
+  write: false,
+  splitting: true,
+  format: 'esm',
+  jsx: 'automatic',
+  alias: { '@shared': './shared' },
+  loader: {
+    '.css': 'empty',
+    '.svg': 'empty',
+    '.png': 'empty',
+    '.webp': 'empty',
+    '.woff2': 'empty',
+  },
+  metafile: true,
+  logLevel: 'warning',
+});
+
+// Every package whose code is in a bundle must be installed without the dev dependencies, so that
 // `npm audit --omit=dev` covers it: the lock marks the others `dev`.
-const bundled = new Set(Object.keys(metafile.inputs).map(packageDir).filter(Boolean));
+const bundled = new Set(
+  [...Object.keys(metafile.inputs), ...Object.keys(clientMetafile.inputs)]
+    .map(packageDir)
+    .filter(Boolean),
+);
 const devOnly = [...bundled].filter((dir) => lock[dir]?.dev).sort();
 if (devOnly.length) {
   console.error(
-    `These packages are bundled into dist/ but installed as dev dependencies only, out of ` +
+    `These packages are bundled into dist/ (server, page renderer or browser code) but installed as dev dependencies only, out of ` +
       `\`npm audit --omit=dev\`'s sight; list them (or what needs them) in package.json's ` +
       `dependencies:\n  ${devOnly.map((d) => d.replace(/^node_modules\//, '')).join('\n  ')}`,
   );
