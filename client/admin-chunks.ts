@@ -11,8 +11,8 @@ export const headerControlsChunk = lazyPreloaded(
 );
 
 /** The "Admin Access" dialog, opened in place by the header's admin login icon. */
-export const loginDialogChunk = lazyPreloaded(
-  () => import('./features/admin/components/login-dialog'),
+export const loginDialogChunk = lazyPreloaded(() =>
+  import('./features/admin/components/login-dialog').then((m) => ({ default: m.LoginDialog })),
 );
 
 /**

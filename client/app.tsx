@@ -16,7 +16,7 @@ declare global {
 }
 
 /** Set when the app has hydrated (or rendered) and its handlers are attached: see onInteractive. */
-export const INTERACTIVE_MARK = 'app-interactive';
+const INTERACTIVE_MARK = 'app-interactive';
 
 function InteractiveMark() {
   useEffect(() => {

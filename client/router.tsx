@@ -18,8 +18,8 @@ const pageFallback = (
   </div>
 );
 
-export const NOT_FOUND_TITLE = '404 Page Not Found';
-export const STATUS_TITLE = 'Your Pledge Status';
+const NOT_FOUND_TITLE = '404 Page Not Found';
+const STATUS_TITLE = 'Your Pledge Status';
 
 const TITLES: Record<string, string> = {
   '/': 'Meals for Recovery Jamaica — Pledge meal containers',

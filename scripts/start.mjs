@@ -3,5 +3,8 @@
 import path from 'node:path';
 import { buildIfNeeded, root } from './build-if-needed.mjs';
 
+// Stack traces name the TypeScript sources (dist/*.js.map). `npm start` passes
+// --enable-source-maps; this covers `node scripts/start.mjs` too.
+if (!process.sourceMapsEnabled) process.setSourceMapsEnabled(true);
 if (!(await buildIfNeeded())) process.exit(1);
 await import(path.join(root, 'dist/server.js'));

@@ -137,13 +137,12 @@ export type StorageConfig =
       credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
     };
 
-export const STORAGE_URL_EXAMPLE =
-  's3://BUCKET?endpoint=https://minio.example.org:9000&region=us-east-1';
+const STORAGE_URL_EXAMPLE = 's3://BUCKET?endpoint=https://minio.example.org:9000&region=us-east-1';
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const S3_OPTIONS = new Set(['endpoint', 'region', 'prefix', 'pathStyle']);
 
 /** STORAGE_URL as a storage config, or the sentence that says what is wrong with it. */
-export function parseStorageUrl(
+function parseStorageUrl(
   value: string | undefined,
   env: Pick<
     Env,
@@ -226,7 +225,7 @@ function isMailFrom(v: string): boolean {
   return ADDRESS.test(named ? named[2]!.trim() : v.trim());
 }
 
-export type Env = z.infer<typeof envSchema>;
+type Env = z.infer<typeof envSchema>;
 
 export interface AppConfig {
   port: number;
@@ -286,7 +285,7 @@ function parseTrustProxy(v: string | undefined): boolean | number | string {
   return v;
 }
 
-export function loadCampaign(file: string): { campaign?: Campaign; problems: string[] } {
+function loadCampaign(file: string): { campaign?: Campaign; problems: string[] } {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));

@@ -12,7 +12,8 @@ export type { ApiError, UploadedImage, UploadUrlResponse } from './schemas/api';
  * so the first screen renders without a request chain. The client imports only the type: the
  * schema stays out of the first load (docs/decisions/007-public-bundle-budget.md).
  */
-export const initialDataSchema = z.object({
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the schema spells out the type; nothing validates with it
+const initialDataSchema = z.object({
   campaign: campaignSchema,
   progress: progressSchema,
   pledges: z.array(publicPledgeSchema),

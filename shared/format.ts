@@ -33,11 +33,6 @@ export function formatMinor(minor: number, currency: Currency | string): string 
   return `${sign}${prefix}${units}${cents ? `.${String(cents).padStart(2, '0')}` : ''}`;
 }
 
-/** Like formatMoney for an amount in units that may carry cents (12.34). */
-export function formatMoneyExact(amount: number, currency: Currency | string): string {
-  return formatMinor(Math.round(amount * 100), currency);
-}
-
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
   ['month', 30 * 24 * 3600],

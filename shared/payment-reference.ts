@@ -11,7 +11,7 @@
  */
 export const REFERENCE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 const BASE = REFERENCE_ALPHABET.length; // 31, a prime: every weight below has an inverse mod 31.
-export const REFERENCE_BODY_LENGTH = 4;
+const REFERENCE_BODY_LENGTH = 4;
 export const DEFAULT_REFERENCE_PREFIX = 'MRJ';
 export const REFERENCE_PREFIX_PATTERN = /^[A-Z]{2,5}$/;
 const MULTIPLIER = 510_529; // not a multiple of 31, so n -> n * M + O (mod 31^k) is a bijection

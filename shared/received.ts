@@ -56,7 +56,7 @@ export interface ReceivedFields {
  * units (written before migration 0016, or an older backup) falls back to its whole received
  * amount, and without that to the amount pledged (paid in full).
  */
-export function receivedMinorOf(p: ReceivedFields): number {
+function receivedMinorOf(p: ReceivedFields): number {
   if (!p.isPaid) return 0;
   if (p.receivedMinor !== null && p.receivedMinor !== undefined) return p.receivedMinor;
   if (p.amountReceived === null || p.amountReceived === undefined) return p.amount * 100;
@@ -110,11 +110,6 @@ export function outstandingBalance(p: ReceivedFields): number {
 /** "Pending", "Part paid" (less than pledged arrived), "Paid" or "Over paid". */
 export function paymentState(p: ReceivedFields): PaymentState {
   return paymentSummary(p).state;
-}
-
-/** Still owed by paid pledges (pending ones owe their amount): true when anything is owed. */
-export function isOwing(state: PaymentState): boolean {
-  return state === 'pending' || state === 'part-paid';
 }
 
 /** What the admin table, the status page and the e-mails say about the money of a pledge. */

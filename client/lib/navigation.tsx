@@ -65,7 +65,7 @@ export function useSearchParam(name: string): string {
 export const Link = forwardRef<
   HTMLAnchorElement,
   AnchorHTMLAttributes<HTMLAnchorElement> & { to: string }
->(function Link({ to, onClick, ...props }, ref) {
+>(function Link({ to, onClick, children, ...props }, ref) {
   function handle(e: MouseEvent<HTMLAnchorElement>) {
     onClick?.(e);
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey)
@@ -73,5 +73,9 @@ export const Link = forwardRef<
     e.preventDefault();
     navigate(to);
   }
-  return <a ref={ref} href={to} onClick={handle} {...props} />;
+  return (
+    <a ref={ref} href={to} onClick={handle} {...props}>
+      {children}
+    </a>
+  );
 });

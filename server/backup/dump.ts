@@ -31,7 +31,7 @@ export function listImageFiles(images: string | BackupImages): Promise<string[]>
  * transaction, so they are consistent with each other while the server keeps taking pledges;
  * images are immutable once stored, so reading them afterwards is safe.
  */
-export async function* backupLines(
+async function* backupLines(
   database: Database,
   images: string | BackupImages,
 ): AsyncGenerator<string> {

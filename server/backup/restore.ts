@@ -261,7 +261,7 @@ export async function restoreBackup(
  * marker counts and that are not in NOT_BACKED_UP. A crafted file could otherwise plant an admin
  * session (second review 2.3) or rate-limit counters.
  */
-export function restoresTable(table: string, trailer: BackupTrailer): boolean {
+function restoresTable(table: string, trailer: BackupTrailer): boolean {
   return !Object.hasOwn(NOT_BACKED_UP, table) && Object.hasOwn(trailer.rows, table);
 }
 

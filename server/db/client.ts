@@ -45,7 +45,7 @@ export const pgliteExtensions = { pg_trgm };
  */
 const PGLITE_MEMORY_PARAMS = ['-c', 'shared_buffers=32MB'];
 
-export function pgliteStartParams(fsync: boolean): string[] {
+function pgliteStartParams(fsync: boolean): string[] {
   // PGlite starts with -F (fsync off). We keep fsync on so an acknowledged pledge survives a crash
   // (docs/decisions/002-pglite-fsync.md).
   const params = fsync

@@ -24,7 +24,7 @@ interface LoggedError {
  * <values>", and the values are donors' names and e-mail addresses (security suite, item 38): log
  * the driver's own error (code and message) instead. Any other error keeps its message and stack.
  */
-export function serializeError(err: unknown): {
+function serializeError(err: unknown): {
   type: string;
   message: string;
   stack: string;

@@ -9,14 +9,14 @@ import { isPageAddress } from '../lib/page-address';
 import * as repo from '../modules/admin/repo';
 import { sha256 } from '../modules/admin/password';
 
-export const SESSION_COOKIE = 'sid';
+const SESSION_COOKIE = 'sid';
 /**
  * The cookie's name on a site whose PUBLIC_URL is https (second review 2.8): a browser accepts a
  * `__Host-` cookie only with Secure, Path=/ and no Domain, set over https, so a network attacker
  * or a sibling sub-domain cannot plant or overwrite it. The plain `sid` is not read there: an
  * admin signed in before the upgrade signs in once more.
  */
-export const SECURE_SESSION_COOKIE = '__Host-sid';
+const SECURE_SESSION_COOKIE = '__Host-sid';
 /** lastSeenAt is written at most this often, so admin reads do not each cost a write. */
 const TOUCH_EVERY_MS = 60_000;
 /** How far ahead of this server's clock another instance's may be when it touched a session. */

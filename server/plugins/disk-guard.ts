@@ -5,11 +5,10 @@ import { OBJECT_PATH_PREFIX } from '../modules/uploads/signing';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export const OUT_OF_SPACE_MESSAGE =
-  'The server is running out of storage space. Please try again later.';
+const OUT_OF_SPACE_MESSAGE = 'The server is running out of storage space. Please try again later.';
 
 /** Free bytes for an unprivileged writer on the file system that holds `dir`. */
-export async function freeBytes(dir: string): Promise<number | undefined> {
+async function freeBytes(dir: string): Promise<number | undefined> {
   try {
     const s = await statfs(dir);
     return s.bavail * s.bsize;

@@ -18,7 +18,7 @@ declare module 'fastify' {
   }
 }
 
-export const RESTARTING_MESSAGE = 'The server is restarting. Please try again in a moment.';
+const RESTARTING_MESSAGE = 'The server is restarting. Please try again in a moment.';
 
 /**
  * Shutdown in two steps (reliability test R7). Fastify's close() stops listening at once, so a

@@ -24,7 +24,7 @@ export function siteOrigins(request: FastifyRequest, publicUrl?: string): string
  * CSP again) on every request: that was about a tenth of the cost of a public read. Our policy
  * has no per-request parts (no nonces), so one fixed set of headers is exactly equivalent.
  */
-export function securityHeaders(options: Readonly<HelmetOptions>): Record<string, string> {
+function securityHeaders(options: Readonly<HelmetOptions>): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader(name: string, value: string) {

@@ -45,7 +45,7 @@ const HTML_MAX_AGE_MS = 60_000;
 const FALLBACK_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Relief pledge</title></head><body><div id="root">${ROOT_PLACEHOLDER}</div>${DATA_PLACEHOLDER}<p>The client has not been built: run npm run build.</p></body></html>`;
 
 /** JSON inside a script tag: "<" escaped so a donor's name can never close the tag. */
-export function embedJson(data: unknown): string {
+function embedJson(data: unknown): string {
   const json = JSON.stringify(data)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')

@@ -32,7 +32,7 @@ export interface CampaignTotals {
   outstandingContainers: number;
 }
 
-export interface ProgressSettings {
+interface ProgressSettings {
   manualAdjustment: number;
   goalAmount: number;
   updatedAt: Date;
@@ -56,7 +56,7 @@ function newestFirst(a: RecentPledge, b: RecentPledge): number {
 }
 
 /** How many newest pledges stay in memory: every public list is served from them, without SQL. */
-export const SNAPSHOT_RECENT = PUBLIC_PLEDGES_MAX;
+const SNAPSHOT_RECENT = PUBLIC_PLEDGES_MAX;
 
 /**
  * The public state of the campaign, held in memory so public reads cost no SQL (see

@@ -17,7 +17,7 @@ export class ImageRejected extends Error {
 }
 
 /** Sniffs the real format from the first bytes: the name and Content-Type are not trusted. */
-export function sniffImageType(buf: Buffer): 'png' | 'jpeg' | 'gif' | 'webp' | undefined {
+function sniffImageType(buf: Buffer): 'png' | 'jpeg' | 'gif' | 'webp' | undefined {
   if (
     buf.length >= 8 &&
     buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))

@@ -29,7 +29,7 @@ export const AUDIT_ACTIONS = {
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
 /** One entry of the log as GET /api/admin/activity answers it. */
-export const auditEntrySchema = z.object({
+const auditEntrySchema = z.object({
   id: z.string(),
   at: z.iso.datetime(),
   /** An AuditAction; a string here so an entry written by a newer version still reads. */

@@ -45,7 +45,7 @@ export const EMAIL_KIND_LABELS = {
 } as const;
 
 /** One e-mail of a pledge, as the admin sees it. */
-export const adminEmailMessageSchema = z.object({
+const adminEmailMessageSchema = z.object({
   id: z.string(),
   kind: z.enum(['instructions', 'receipt']),
   status: z.enum(['sent', 'waiting', 'failed']),

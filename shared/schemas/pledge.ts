@@ -9,21 +9,21 @@ import {
 import { PAYMENT_STATES } from '../received';
 import { humanText } from './text';
 
-export const AMOUNT_MIN_MESSAGE = 'Pledge amount must be at least $1';
+const AMOUNT_MIN_MESSAGE = 'Pledge amount must be at least $1';
 
-export const pledgeName = humanText({
+const pledgeName = humanText({
   required: 'Name is required',
   max: NAME_MAX_LENGTH,
   tooLong: `Name must be ${NAME_MAX_LENGTH} characters or less`,
 });
 
-export const pledgeEmail = z
+const pledgeEmail = z
   .string({ error: 'Valid email is required' })
   .trim()
   .max(EMAIL_MAX_LENGTH, { error: 'Valid email is required' })
   .pipe(z.email({ error: 'Valid email is required' }));
 
-export const pledgeAmount = z
+const pledgeAmount = z
   .number({ error: AMOUNT_MIN_MESSAGE })
   // Bounds before .int(): zod's int check also fails past 2^53, and "must be at most" is the
   // clear message for 1e308 (checks run in order; the first issue becomes the API's message).
@@ -54,7 +54,7 @@ const RECEIVED_MESSAGE = 'Amount received must be a whole number of at least 1';
  * What arrived (docs/decisions/013-statement-matching.md): up to a largest pledge paid in the
  * dearer-unit currency.
  */
-export const amountReceivedSchema = z
+const amountReceivedSchema = z
   .number({ error: RECEIVED_MESSAGE })
   .min(1, { error: RECEIVED_MESSAGE })
   .max(PLEDGE_AMOUNT_MAX * 200, { error: 'Amount received is too large' })
@@ -62,7 +62,7 @@ export const amountReceivedSchema = z
 
 const RECEIVED_MINOR_MESSAGE = 'Amount received must be at least 0.01';
 /** The same in cents (J$12.34 = 1234), for money that arrived with cents. */
-export const amountReceivedMinorSchema = z
+const amountReceivedMinorSchema = z
   .number({ error: RECEIVED_MINOR_MESSAGE })
   .min(1, { error: RECEIVED_MINOR_MESSAGE })
   .max(PLEDGE_AMOUNT_MAX * 200 * 100, { error: 'Amount received is too large' })
@@ -199,7 +199,7 @@ export const adminPledgeQuerySchema = z.object({
 });
 export type AdminPledgeQuery = z.infer<typeof adminPledgeQuerySchema>;
 
-export const pledgeStatsSchema = z.object({
+const pledgeStatsSchema = z.object({
   totalPledges: z.number().int(),
   paidPledges: z.number().int(),
   pendingPledges: z.number().int(),

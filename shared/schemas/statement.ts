@@ -146,13 +146,13 @@ export const statementConfirmSchema = z.object({
  * review ("Needs a look": two references, another currency, a possible duplicate, a tie) and
  * unmatched. docs/decisions/013-statement-matching.md.
  */
-export const matchConfidenceSchema = z.enum(['certain', 'likely', 'review', 'unmatched']);
+const matchConfidenceSchema = z.enum(['certain', 'likely', 'review', 'unmatched']);
 export type MatchConfidence = z.infer<typeof matchConfidenceSchema>;
 
-export const statementFormatSchema = z.enum(['csv', 'ofx', 'camt053']);
+const statementFormatSchema = z.enum(['csv', 'ofx', 'camt053']);
 export type StatementFormat = z.infer<typeof statementFormatSchema>;
 
-export const savedMappingSchema = z.object({
+const savedMappingSchema = z.object({
   id: z.string(),
   name: z.string(),
   mapping: statementMappingFields.partial(),
@@ -181,7 +181,7 @@ export const statementPreviewResultSchema = z.object({
 });
 export type StatementPreview = z.infer<typeof statementPreviewResultSchema>;
 
-export const proposedPledgeSchema = z.object({
+const proposedPledgeSchema = z.object({
   id: z.uuid(),
   name: z.string(),
   reference: z.string(),
@@ -193,7 +193,7 @@ export const proposedPledgeSchema = z.object({
 export type ProposedPledge = z.infer<typeof proposedPledgeSchema>;
 
 /** The earlier line a line may repeat (same date, amount and reference or payer). */
-export const duplicateOfSchema = z.object({
+const duplicateOfSchema = z.object({
   id: z.string(),
   bookedOn: z.string(),
   amountCents: z.number().int(),
@@ -203,7 +203,7 @@ export const duplicateOfSchema = z.object({
 });
 export type DuplicateOf = z.infer<typeof duplicateOfSchema>;
 
-export const reviewLineSchema = z.object({
+const reviewLineSchema = z.object({
   id: z.string(),
   bookedOn: z.string(),
   /** In units of the currency, cents included (12.34); amountCents is exact. */
@@ -225,8 +225,8 @@ export const reviewLineSchema = z.object({
 });
 export type ReviewLine = z.infer<typeof reviewLineSchema>;
 
-export const REVIEW_PAGE_SIZE = 50;
-export const REVIEW_PAGE_SIZE_MAX = 200;
+const REVIEW_PAGE_SIZE = 50;
+const REVIEW_PAGE_SIZE_MAX = 200;
 const pageError = { error: 'page must be a whole number from 1' };
 const pageSizeError = {
   error: `pageSize must be a whole number from 1 to ${REVIEW_PAGE_SIZE_MAX}`,
@@ -249,7 +249,6 @@ export const reviewLinesQuerySchema = z.object({
     .optional()
     .default(REVIEW_PAGE_SIZE),
 });
-export type ReviewLinesQuery = z.infer<typeof reviewLinesQuerySchema>;
 
 /**
  * GET /api/admin/statements/lines: one page of the lines still open, with fresh proposals, in the
@@ -263,7 +262,7 @@ export const reviewLinesSchema = z.object({
 });
 export type ReviewLinesPage = z.infer<typeof reviewLinesSchema>;
 
-export const skippedByKindSchema = z.object({
+const skippedByKindSchema = z.object({
   /** Money going out (a debit, an OUT refund quoting a reference). */
   moneyOut: z.number().int(),
   /** A status other than completed (CANCELLED, PENDING). */
@@ -314,7 +313,6 @@ export const statementDismissSchema = z.object({
     .min(1, { error: 'Say why the line is dismissed' })
     .max(200, { error: 'The reason can have at most 200 characters' }),
 });
-export type StatementDismiss = z.infer<typeof statementDismissSchema>;
 
 export const statementLineParamsSchema = z.object({
   id: z.uuid({ error: 'Invalid line id' }),
@@ -324,7 +322,7 @@ export const statementImportParamsSchema = z.object({
   id: z.uuid({ error: 'Invalid import id' }),
 });
 
-export const dismissedLineSchema = z.object({
+const dismissedLineSchema = z.object({
   id: z.string(),
   bookedOn: z.string(),
   amountCents: z.number().int(),
@@ -334,7 +332,6 @@ export const dismissedLineSchema = z.object({
   reason: z.string(),
   dismissedAt: z.iso.datetime(),
 });
-export type DismissedLine = z.infer<typeof dismissedLineSchema>;
 
 /** GET /api/admin/statements/dismissed: the dismissed lines, most recently dismissed first. */
 export const dismissedLinesSchema = z.object({
@@ -352,7 +349,7 @@ export const statementLineStatusSchema = z.object({
 });
 
 /** One import as GET /api/admin/statements/imports lists it (newest first). */
-export const statementImportSummarySchema = z.object({
+const statementImportSummarySchema = z.object({
   id: z.string(),
   fileName: z.string().nullable(),
   format: z.string(),

@@ -14,7 +14,7 @@ export function isCalendarDate(s: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
-export const imageUrlSchema = z
+const imageUrlSchema = z
   .string({ error: 'Valid image URL is required' })
   .max(2048, { error: 'Valid image URL is required' })
   .refine(
@@ -29,20 +29,20 @@ export const imageUrlSchema = z
     { error: 'Valid image URL is required' },
   );
 
-export const recipientSchema = humanText({
+const recipientSchema = humanText({
   required: 'Recipient is required',
   max: RECIPIENT_MAX_LENGTH,
   tooLong: 'Recipient must be 200 characters or less',
 });
 
-export const containerCountSchema = z
+const containerCountSchema = z
   .number({ error: COUNT_MESSAGE })
   // Bounds before .int(), so 1e308 reads "too large" rather than "at least 1".
   .min(1, { error: COUNT_MESSAGE })
   .max(CONTAINER_COUNT_MAX, { error: 'Container count is too large' })
   .int({ error: COUNT_MESSAGE });
 
-export const deliveryDateSchema = z
+const deliveryDateSchema = z
   .string({ error: 'Invalid date format' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Invalid date format' })
   .refine(isCalendarDate, { error: 'Invalid date format' });

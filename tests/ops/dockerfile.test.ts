@@ -19,7 +19,13 @@ describe('Dockerfile', () => {
   it('builds in one stage and runs as a non-root user with production dependencies only', () => {
     expect(stages.map((s) => s.name)).toEqual(['build', 'runtime']);
     const runtime = stages[1].steps.map((s) => `${s.op} ${s.args}`);
-    expect(runtime.some((s) => /^RUN .*npm ci --omit=dev/.test(s))).toBe(true);
+    // Only the build's external packages, from the manifest it wrote, pinned by the lockfile.
+    expect(runtime).toContain('COPY --from=build /app/dist/package.runtime.json ./package.json');
+    expect(runtime).toContain('COPY package-lock.json ./');
+    expect(runtime.some((s) => /^RUN .*npm install --omit=dev/.test(s))).toBe(true);
+    expect(runtime.some((s) => /^COPY .*\bpackage\.json\b/.test(s) && !s.includes('--from'))).toBe(
+      false,
+    );
     expect(runtime.some((s) => /^USER node$/.test(s))).toBe(true);
     expect(runtime.some((s) => s.startsWith('HEALTHCHECK') && s.includes('/api/health'))).toBe(
       true,
@@ -29,7 +35,12 @@ describe('Dockerfile', () => {
     );
     // Nothing from the build stage but its output: no dev dependencies in the image.
     const fromBuild = runtime.filter((s) => s.includes('--from=build'));
-    expect(fromBuild).toEqual(['COPY --from=build /app/dist ./dist']);
+    expect(fromBuild).toEqual([
+      'COPY --from=build /app/dist/package.runtime.json ./package.json',
+      'COPY --from=build /app/dist ./dist',
+    ]);
+    // Stack traces name the TypeScript sources.
+    expect(runtime.at(-1)).toBe('CMD ["node", "--enable-source-maps", "dist/server.js"]');
   });
 
   it("its commands run in order on a clean checkout and the image's CMD passes the HEALTHCHECK", async () => {
@@ -40,7 +51,7 @@ describe('Dockerfile', () => {
     })) as {
       output: string;
     };
-    expect(log.join('\n')).toMatch(/\[runtime\] RUN .*npm ci --omit=dev[\s\S]*done in/);
+    expect(log.join('\n')).toMatch(/\[runtime\] RUN .*npm install --omit=dev[\s\S]*done in/);
     expect(log.join('\n')).toContain('[runtime] healthy; GET / 200');
     expect(log.join('\n')).toContain('[runtime] stopped cleanly on SIGTERM');
     // Production mode and the embedded database came up from the image's files only.

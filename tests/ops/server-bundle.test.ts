@@ -110,11 +110,12 @@ describe('the server bundle (dist/server.js)', () => {
     expect(lazy).toEqual([]);
   });
 
-  it("imports from node_modules exactly package.json's dependencies, all the image installs", () => {
-    // The image runs `npm ci --omit=dev`: a package the build imports but lists only among the
-    // devDependencies would be missing there, on the first e-mail or upload that needs it. And a
+  it("imports from node_modules exactly the build's manifest's dependencies, all the image installs", () => {
+    // The image installs dist/package.runtime.json's dependencies: a package the build imports but
+    // the manifest lacks would be missing there, on the first e-mail or upload that needs it. And a
     // dependency nothing imports would only make the image bigger.
-    const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8')) as {
+    const manifest = path.join(path.dirname(SERVER_SCRIPT), 'package.runtime.json');
+    const { dependencies } = JSON.parse(readFileSync(manifest, 'utf8')) as {
       dependencies: Record<string, string>;
     };
     expect([...packagesImported(imports)].sort()).toEqual(Object.keys(dependencies).sort());

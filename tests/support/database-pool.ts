@@ -19,7 +19,7 @@ export interface DatabasePool<D> {
 }
 
 /** What the pool needs of a connection: PGlite has both; a pg.Client is adapted. */
-export interface Sql {
+interface Sql {
   query<T>(text: string): Promise<{ rows: T[] }>;
   exec(text: string): Promise<unknown>;
 }

@@ -67,8 +67,7 @@ function pgliteSources(): { loadDataDir: Blob; fsBundle: Blob } {
  * The server's own PGlite settings (its shared_buffers; fsync off, as nothing here outlives the
  * process): ~70 ms less CPU per start than PGlite's defaults.
  */
-export const openPgliteFromTemplate = () =>
-  PGlite.create({ ...pgliteSources(), ...pgliteOptions(false) });
+const openPgliteFromTemplate = () => PGlite.create({ ...pgliteSources(), ...pgliteOptions(false) });
 
 /** How the pool of test databases opens, reaches and closes a PGlite one. */
 export const pgliteDriver: PoolDriver<PGlite> = {

@@ -70,6 +70,7 @@ export function AdminAuthProvider({
   }, []);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the session is asked of the server once, after hydration; state changes when the answer arrives
     if (initialAuthenticated === undefined) void checkAuth();
   }, [checkAuth, initialAuthenticated]);
 

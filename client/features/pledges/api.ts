@@ -21,13 +21,13 @@ export function useRecentPledges(adminControls: boolean) {
   return useQuery({ ...recentPledgesQuery(adminControls), placeholderData: keepPreviousData });
 }
 
-export function invalidatePledgeData(queryClient: ReturnType<typeof useQueryClient>) {
+function invalidatePledgeData(queryClient: ReturnType<typeof useQueryClient>) {
   return Promise.all(
     pledgeRelatedKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
   );
 }
 
-export const PLEDGE_FAILED_FALLBACK = 'Unable to submit your pledge. Please try again.';
+const PLEDGE_FAILED_FALLBACK = 'Unable to submit your pledge. Please try again.';
 
 /** POST /api/pledges; the dialog decides what happens on success (close, reset, navigate). */
 export function useCreatePledge() {

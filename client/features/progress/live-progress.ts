@@ -5,7 +5,7 @@ import { LIVE_EVENT_NAME, LIVE_POLL_MS } from '@shared/constants';
 import type { LiveEvent } from '@shared/schemas/live';
 import { queryKeys } from '../../lib/query-keys';
 
-export const LIVE_STREAM_URL = '/api/progress/stream';
+const LIVE_STREAM_URL = '/api/progress/stream';
 
 /**
  * How the numbers are kept fresh right now, on `<html data-live-progress>`: "stream", "polling"
@@ -29,7 +29,9 @@ const showMode = (mode: LiveMode | undefined) => {
 export function useLiveProgress(adminControls: boolean) {
   const queryClient = useQueryClient();
   const admin = useRef(adminControls);
-  admin.current = adminControls;
+  useEffect(() => {
+    admin.current = adminControls;
+  }, [adminControls]);
 
   useEffect(() => {
     let source: EventSource | undefined;

@@ -4,7 +4,7 @@ import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type StreamTransport from 'nodemailer/lib/stream-transport';
 
-export interface OutgoingEmail {
+interface OutgoingEmail {
   to: string;
   subject: string;
   text: string;

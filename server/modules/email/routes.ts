@@ -27,7 +27,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * The pledge behind a status link, or undefined for anything else (unknown id, wrong or missing
  * token). Used by the status API and by the page route, which answers the 404 page otherwise.
  */
-export async function pledgeForLink(db: DbOrTx, id: unknown, token: unknown) {
+async function pledgeForLink(db: DbOrTx, id: unknown, token: unknown) {
   if (typeof id !== 'string' || !UUID.test(id)) return undefined;
   const link = await repo.findLink(db, id.toLowerCase());
   if (!tokenMatches(token, link?.tokenHash)) return undefined;

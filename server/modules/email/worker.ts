@@ -15,8 +15,8 @@ const TEMPLATES: Record<repo.OutboxKind, (data: EmailData) => RenderedEmail> = {
 };
 
 /** A refused message is retried with growing delays (base, 2×, 4×… at most an hour) for a day. */
-export const MAX_RETRY_DELAY_MS = 3600_000;
-export const GIVE_UP_AFTER_MS = 24 * 3600_000;
+const MAX_RETRY_DELAY_MS = 3600_000;
+const GIVE_UP_AFTER_MS = 24 * 3600_000;
 /** Messages per batch (one query on PGlite), and batches per wake-up before the worker yields. */
 const BATCH = 10;
 const MAX_BATCHES = 10;
@@ -34,7 +34,7 @@ export interface EmailWorkerOptions {
   log: FastifyBaseLogger;
 }
 
-export function retryDelayMs(baseMs: number, attemptsSoFar: number): number {
+function retryDelayMs(baseMs: number, attemptsSoFar: number): number {
   return Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.min(attemptsSoFar, 30));
 }
 

@@ -31,7 +31,7 @@ export const CSV_COLUMNS = [
  * Spreadsheets run a cell that starts with = + - @ (or a tab/CR before one) as a formula:
  * prefix it with ' so it is shown as text (OWASP "CSV injection").
  */
-export function neutraliseFormula(value: string): string {
+function neutraliseFormula(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 

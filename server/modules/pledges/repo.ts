@@ -42,7 +42,7 @@ function receivedOf(r: PledgeRow) {
 }
 
 /** The payment state and balances of a row (shared/received.ts), in cents. */
-export function summaryOf(r: PledgeRow) {
+function summaryOf(r: PledgeRow) {
   return paymentSummary({
     amount: r.amount,
     currency: r.currency,
@@ -362,16 +362,6 @@ export async function activePayments(db: DbOrTx, pledgeId: string): Promise<Paym
     .select()
     .from(payments)
     .where(and(eq(payments.pledgeId, pledgeId), isNull(payments.reversedAt)))
-    .orderBy(asc(payments.recordedAt), asc(payments.id));
-}
-
-/** Every payment of these pledges (reversed ones too), oldest first. */
-export async function paymentsOf(db: DbOrTx, pledgeIds: string[]): Promise<PaymentRow[]> {
-  if (pledgeIds.length === 0) return [];
-  return db
-    .select()
-    .from(payments)
-    .where(inArray(payments.pledgeId, pledgeIds))
     .orderBy(asc(payments.recordedAt), asc(payments.id));
 }
 

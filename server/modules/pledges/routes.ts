@@ -44,7 +44,7 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return raw;
 }
 
-export const IDEMPOTENCY_MISMATCH =
+const IDEMPOTENCY_MISMATCH =
   'This Idempotency-Key was already used with a different pledge. Send a new key for a new pledge.';
 
 /** SHA-256 of the parsed pledge, field by field in a fixed order: what a key is bound to. */

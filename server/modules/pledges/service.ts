@@ -40,7 +40,7 @@ import { writeAudit, type AuditInput } from '../audit/repo';
 import { enqueue } from '../email/repo';
 import * as repo from './repo';
 
-export type PaymentSource = (typeof PAYMENT_SOURCES)[number];
+type PaymentSource = (typeof PAYMENT_SOURCES)[number];
 /** Who recorded it, for the audit log's client address. */
 export type AuditActor = FastifyRequest | { clientIp: string | null };
 
@@ -71,7 +71,7 @@ export interface RecordPaymentResult {
 }
 
 /** YYYY-MM-DD of `at` in the campaign's time zone. */
-export function campaignDay(at: Date): string {
+function campaignDay(at: Date): string {
   // en-CA writes dates as YYYY-MM-DD.
   return new Intl.DateTimeFormat('en-CA', {
     timeZone: CAMPAIGN_TIME_ZONE,
@@ -82,7 +82,7 @@ export function campaignDay(at: Date): string {
 }
 
 /** The audit entry of a recorded payment: the pledge after it, and the payment itself. */
-export function paymentAudit(
+function paymentAudit(
   row: repo.PledgeRow,
   payment: repo.PaymentRow,
   extra: Record<string, unknown> = {},

@@ -5,12 +5,12 @@ import type { CachedBody } from '../../read-model/cached-body';
 import type { CampaignSnapshot } from '../../read-model/snapshot';
 
 /** How long a browser waits before reconnecting after the stream ends (a restart, a drain). */
-export const RECONNECT_MS = 5_000;
+const RECONNECT_MS = 5_000;
 /**
  * A comment line this often keeps idle connections open through proxies (which commonly cut
  * silent ones after 30–60 s) and under the server's own 60 s socket timeout.
  */
-export const HEARTBEAT_MS = 25_000;
+const HEARTBEAT_MS = 25_000;
 /**
  * A client that has not taken this much of what was sent is too slow to keep: it is dropped, and
  * its browser reconnects and gets the current state, rather than the server buffering for it.

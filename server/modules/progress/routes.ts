@@ -12,10 +12,10 @@ import * as repo from './repo';
 
 export const LIVE_FULL_MESSAGE =
   'Live updates are busy right now. The page will refresh its numbers every 30 seconds instead.';
-export const LIVE_OFF_MESSAGE =
+const LIVE_OFF_MESSAGE =
   'Live updates are turned off on this server. The page refreshes its numbers every 30 seconds.';
 
-export const liveTooManyMessage = (max: number) =>
+const liveTooManyMessage = (max: number) =>
   `Too many live updates are open from your network (at most ${max}). Close a few tabs of this site; meanwhile the page refreshes its numbers every 30 seconds.`;
 
 declare module 'fastify' {

@@ -20,7 +20,7 @@ interface Rendered {
  * a crawler's request while a picture is being made, or within a few seconds of the last one, gets
  * the last one. Rendering runs in libvips' threads, off the event loop (0.1–0.5 s).
  */
-export class ShareImageCache {
+class ShareImageCache {
   private current: Rendered | undefined;
   private rendering: Promise<Rendered> | undefined;
   private lastRenderAt = 0;

@@ -101,7 +101,7 @@ function guessDateOrder(
   return 'DMY';
 }
 
-export function toSaved(row: repo.StatementMappingRow): SavedMapping | null {
+function toSaved(row: repo.StatementMappingRow): SavedMapping | null {
   const parsed = statementMappingSchema.safeParse(row.mapping);
   return parsed.success ? { id: row.id, name: row.name, mapping: parsed.data } : null;
 }

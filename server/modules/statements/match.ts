@@ -102,7 +102,7 @@ export function scanReferences(
 
 const TITLES = /\b(MR|MRS|MS|MISS|DR|REV|AND|THE|LTD|LIMITED|INC)\b/g;
 
-export const nameWords = (s: string) =>
+const nameWords = (s: string) =>
   s
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -22,8 +22,6 @@ import { Slicer } from './parse/slicer';
 export { decodeStatement, detectFormat } from './parse/decode';
 export { readCsv, type DecodedCsv } from './parse/csv';
 export { parseDate } from './parse/date';
-export { parseAmount } from './parse/amount';
-export { Slicer } from './parse/slicer';
 
 /** Cents from a bank's amount text; null when it is not an amount or could mean two sums. */
 export function parseAmountCents(raw: string): number | null {
@@ -46,7 +44,7 @@ export interface StatementLine {
 }
 
 export type SkipKind = 'moneyOut' | 'notCompleted' | 'other';
-export interface Refusal {
+interface Refusal {
   line: number;
   reason: string;
 }

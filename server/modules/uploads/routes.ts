@@ -32,7 +32,7 @@ const getQuery = z.object({
 });
 const BINARY = z.string().meta({ format: 'binary' });
 const TOO_LARGE = 'This image is larger than 5 MB. Please choose a smaller photo.';
-export const SIZE_REQUIRED =
+const SIZE_REQUIRED =
   "Send the image's size in bytes (size, 1 byte to 5 MB): the upload link is signed for it.";
 
 /** Re-encodes, or refuses with the reason a person can act on. */
@@ -49,7 +49,7 @@ async function encodeOrRefuse(bytes: Buffer) {
  * An upload no update uses is served this long (the admin is still filling in the form), then
  * answers 404 (docs/decisions/008).
  */
-export const UNUSED_IMAGE_GRACE_MS = 24 * 3600_000;
+const UNUSED_IMAGE_GRACE_MS = 24 * 3600_000;
 
 const idsByUpdates = new WeakMap<readonly { imageUrl: string }[], Set<string>>();
 /** The object ids the updates show, computed once per snapshot change. */

@@ -5,7 +5,7 @@ import { screenshot } from './admin-api';
  * The visible toasts. Found by Radix's markup, not by role: while a modal dialog is open the
  * toast region sits under aria-hidden (Radix announces each toast in a separate live region).
  */
-export function toasts(page: Page) {
+function toasts(page: Page) {
   return page.locator('li[data-swipe-direction][data-state="open"]');
 }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { TEST_ADMIN_PASSWORD } from '../../support/admin-password';
 import { startServer, type RunningServer } from './server';
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',

@@ -68,6 +68,7 @@ export function AdminDashboard() {
   useEffect(() => {
     if (total === undefined) return;
     const pages = Math.max(1, Math.ceil(total / params.pageSize));
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the page count is known only when the list arrives; stepping back changes the query
     if (params.page > pages) setParamsState((p) => ({ ...p, page: pages }));
   }, [total, params.page, params.pageSize]);
 

@@ -27,12 +27,7 @@ export function DashboardTabs({
     document.getElementById(`admin-tab-${next.value}`)?.focus();
   }
   return (
-    <div
-      role="tablist"
-      aria-label="Dashboard views"
-      className="flex gap-1 border-b border-ink-200"
-      onKeyDown={onKeyDown}
-    >
+    <div role="tablist" aria-label="Dashboard views" className="flex gap-1 border-b border-ink-200">
       {TABS.map((t) => (
         <button
           key={t.value}
@@ -43,6 +38,7 @@ export function DashboardTabs({
           aria-controls={`admin-panel-${t.value}`}
           tabIndex={value === t.value ? 0 : -1}
           onClick={() => onChange(t.value)}
+          onKeyDown={onKeyDown}
           className={cn(
             '-mb-px rounded-t-lg border-b-2 px-4 py-2.5 text-sm font-semibold focus-visible:ring-3 focus-visible:ring-sun-400 focus-visible:outline-none',
             value === t.value

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { CURRENCY_PREFIX, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '@shared/constants';
 import { pledgeEditAmount, type AdminPledge } from '@shared/schemas/pledge';
 import { Button } from '../../../components/ui/button';
@@ -28,13 +28,16 @@ export function EditPledgeDialog({
   const [email, setEmail] = useState('');
   const [amount, setAmount] = useState('');
 
-  useEffect(() => {
+  // Each pledge opened fills the form afresh (state adjusted while rendering, not in an effect).
+  const [shown, setShown] = useState<typeof pledge>(null);
+  if (pledge !== shown) {
+    setShown(pledge);
     if (pledge) {
       setName(pledge.name);
       setEmail(pledge.email);
       setAmount(String(pledge.amount));
     }
-  }, [pledge]);
+  }
 
   function submit(e: FormEvent) {
     e.preventDefault();

@@ -60,6 +60,7 @@ export function LoginDialog({
             id="admin-password"
             type="password"
             autoComplete="current-password"
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- a dialog the admin just opened to type the password in: focus goes to its only field
             autoFocus
             value={password}
             onChange={(e) => {
@@ -83,5 +84,3 @@ export function LoginDialog({
     </Dialog>
   );
 }
-
-export default LoginDialog;

@@ -13,7 +13,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { useConfirmPledge } from '../../pledges/api';
 import { type AdminPledgeParams, type AdminPledgesResponse } from '../api';
 
-export const SEARCH_DEBOUNCE_MS = 300;
+const SEARCH_DEBOUNCE_MS = 300;
 
 type SortKey = AdminPledgeParams['sort'];
 

@@ -34,6 +34,7 @@ export function ProgressDialog({
   useEffect(() => {
     if (!open) return;
     edited.current = false;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the form is reset when the dialog opens, then filled from a fresh read
     setError(undefined);
     setValue(String(progress?.manualAdjustment ?? 0));
     let cancelled = false;
@@ -43,6 +44,7 @@ export function ProgressDialog({
     return () => {
       cancelled = true;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- prefill on each opening only, not on every refresh while the admin types
   }, [open]);
 
   function submit(e: FormEvent) {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { CURRENCIES, CURRENCY_PREFIX, type Currency } from '@shared/constants';
 import { formatMinor, formatMoney } from '@shared/format';
 import type { AdminPledge } from '@shared/schemas/pledge';
@@ -25,12 +25,16 @@ export function RecordPaymentDialog({
   const [currency, setCurrency] = useState<Currency>('USD');
   const [error, setError] = useState<string | null>(null);
 
-  useEffect(() => {
-    if (!pledge) return;
-    setCurrency(pledge.currencyReceived ?? pledge.currency);
-    setAmount(String(pledge.isPaid ? (pledge.amountReceived ?? pledge.amount) : pledge.amount));
-    setError(null);
-  }, [pledge]);
+  // Each pledge opened fills the form afresh (state adjusted while rendering, not in an effect).
+  const [shown, setShown] = useState<typeof pledge>(null);
+  if (pledge !== shown) {
+    setShown(pledge);
+    if (pledge) {
+      setCurrency(pledge.currencyReceived ?? pledge.currency);
+      setAmount(String(pledge.isPaid ? (pledge.amountReceived ?? pledge.amount) : pledge.amount));
+      setError(null);
+    }
+  }
 
   function submit(e: FormEvent) {
     e.preventDefault();

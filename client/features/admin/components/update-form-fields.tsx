@@ -39,6 +39,7 @@ export function UpdateFormFields({
       <div className="grid gap-2">
         <span className="text-sm font-semibold text-ink-800">Delivery Photo</span>
         {currentImageUrl ? (
+          // eslint-disable-next-line jsx-a11y/img-redundant-alt -- a preview of the delivery photo the admin uploads: the word is its name on screen
           <img
             src={currentImageUrl}
             alt="Delivery photo preview"

@@ -14,6 +14,7 @@ const CampaignLightbox = lazy(() =>
 export function FirstVisitLightbox({ campaign }: { campaign: Campaign }) {
   // Decided after hydration: the server cannot read localStorage, and both renders must match.
   const [firstVisit, setFirstVisit] = useState(false);
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- localStorage is read after hydration: server and first client render must match
   useEffect(() => setFirstVisit(!hasSeenLightbox()), []);
   if (!firstVisit) return null;
   return (

@@ -9,13 +9,13 @@ import { Card } from '../../../components/ui/card';
  * The address to share: the home's canonical URL, which the server puts in the page from
  * PUBLIC_URL; this page's own origin when it is missing (the development server).
  */
-export function campaignUrl(): string {
+function campaignUrl(): string {
   const canonical = document.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href;
   return canonical || `${window.location.origin}/`;
 }
 
 /** The networks' own share pages, each prefilled with the message and the address. */
-export function shareLinks(message: string, url: string) {
+function shareLinks(message: string, url: string) {
   const e = encodeURIComponent;
   return [
     { name: 'WhatsApp', href: `https://wa.me/?text=${e(`${message} ${url}`)}` },
@@ -48,6 +48,7 @@ export function ShareCampaign({
   const [copied, setCopied] = useState(false);
   const [url, setUrl] = useState('');
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- navigator and location are read after hydration: server and first client render must match
     setNative(prefersNativeShare());
     setUrl(campaignUrl());
   }, []);

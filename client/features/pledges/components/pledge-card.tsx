@@ -13,7 +13,7 @@ interface PledgeCardProps {
   now?: Date;
 }
 
-export function pledgeDisplayName(pledge: Pledge): string {
+function pledgeDisplayName(pledge: Pledge): string {
   return pledge.isAnonymous ? 'Anonymous' : pledge.name;
 }
 

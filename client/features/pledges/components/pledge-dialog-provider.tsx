@@ -56,7 +56,7 @@ export function PledgeDialogProvider({ children }: { children: ReactNode }) {
   );
 }
 
-export function usePledgeDialog(): PledgeDialogControls {
+function usePledgeDialog(): PledgeDialogControls {
   const ctx = useContext(PledgeDialogContext);
   if (!ctx) throw new Error('usePledgeDialog must be used within PledgeDialogProvider');
   return ctx;

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { type FormEvent, useRef } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import {
   AMOUNT_PLACEHOLDER,
@@ -86,7 +86,7 @@ export default function PledgeDialog({
   const amount = parseAmountInput(useWatch({ control, name: 'amount' }));
   const estimate = pledgeEstimate(amount, currency, goal);
 
-  const onSubmit = handleSubmit(async ({ website, ...pledge }) => {
+  const submitPledge = async ({ website, ...pledge }: PledgeCreate) => {
     try {
       // The honeypot travels only when something (a bot) filled it in.
       const input = website ? { ...pledge, website } : pledge;
@@ -112,7 +112,8 @@ export default function PledgeDialog({
     onOpenChange(false);
     reset(DEFAULTS);
     navigate('/payment-instructions');
-  });
+  };
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => handleSubmit(submitPledge)(e);
 
   const submitting = createPledge.isPending;
 

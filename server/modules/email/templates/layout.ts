@@ -48,7 +48,7 @@ export function greetingName(name: string): string {
 }
 
 /** Safe HTML text: a donor's name like `<b>` is shown, never interpreted. */
-export function escapeHtml(value: string | number): string {
+function escapeHtml(value: string | number): string {
   return String(value).replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,

@@ -10,7 +10,7 @@ import { Slicer } from './slicer';
  * row or none (the first row is then a transaction); data rows longer (a trailing comma) or shorter
  * than the header.
  */
-export interface CsvRow {
+interface CsvRow {
   /** The cells as read, trimmed. */
   cells: string[];
   /** 1-based line of the file where the row starts (what an editor shows). */
@@ -69,8 +69,7 @@ const isAmountCell = (cell: string) =>
   /\d/.test(cell) && !isDateLike(cell) && parseAmount(cell, '.').kind === 'amount';
 
 /** A row that holds a date and an amount is a transaction, not a header. */
-export const looksLikeData = (cells: string[]) =>
-  cells.some(isDateLike) && cells.some(isAmountCell);
+const looksLikeData = (cells: string[]) => cells.some(isDateLike) && cells.some(isAmountCell);
 
 /** d (date), n (amount), e (empty) or t (text): what a column holds, for a header-less signature. */
 function shapeOf(cell: string): string {

@@ -3,7 +3,7 @@ import { badRequest } from '../../../lib/http-error';
 import { NOT_CSV } from './csv';
 import { Slicer } from './slicer';
 
-export const TOO_SHORT =
+const TOO_SHORT =
   'This file is too short to hold a statement. Export the statement again and choose that file.';
 const CONTROL =
   'This file is not a CSV file: it holds control characters (such as NUL) that a text export never has. Export the statement again as CSV, OFX or CAMT.053.';
