@@ -88,6 +88,16 @@ function routerRoutes(t: TestApp): string[] {
   return out;
 }
 
+/** Admin paths and writes that need no session: signing in and out, pledging, a donor's link, a signed upload. */
+const OPEN_TO_ANYONE = [
+  'GET /api/admin/check',
+  'POST /api/admin/login',
+  'POST /api/admin/logout',
+  'POST /api/pledges',
+  'POST /api/pledges/{id}/sent',
+  'PUT /api/objects/uploads/{id}',
+];
+
 describe('GET /api/docs and /api/docs/json', () => {
   let t: TestApp;
   let doc: OpenApiDocument;
@@ -198,7 +208,11 @@ describe('GET /api/docs and /api/docs/json', () => {
       expect(errors, key).toContain('503');
       for (const status of OPERATIONS[key]!.errors ?? [])
         expect(errors, key).toContain(String(status));
-      const admin = key.includes('/api/admin/') || key === 'GET /api/pledges/export';
+      const admin =
+        (key.includes('/api/admin/') ||
+          key === 'GET /api/pledges/export' ||
+          /^(POST|PUT|PATCH|DELETE) /.test(key)) &&
+        !OPEN_TO_ANYONE.includes(key);
       expect(op.security, key).toEqual(admin ? [{ session: [] }] : []);
       if (admin) expect(errors, key).toContain('401');
       if (/^(POST|PUT|PATCH|DELETE) /.test(key)) expect(errors, key).toContain('403');
@@ -233,7 +247,8 @@ describe('GET /api/docs and /api/docs/json', () => {
     const problems = await lintFromString({
       source: JSON.stringify(doc),
       absoluteRef: 'openapi.json',
-      config: await createConfig({ extends: ['recommended'] }),
+      // The project declares no licence, so the document names none.
+      config: await createConfig({ extends: ['recommended'], rules: { 'info-license': 'off' } }),
     });
     const listed = problems.map(
       (p) => `${p.severity} ${p.ruleId}: ${p.message} (${p.location[0]?.pointer})`,
