@@ -262,7 +262,7 @@ describe('GET /api/docs and /api/docs/json', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
     expect(html).not.toMatch(/<script>/);
-    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    const assets = [...html.matchAll(/(?:src|href)="(\/api[^"]+)"/g)].map((m) => m[1]!);
     expect(assets).toEqual([
       '/api/docs/static/swagger-ui.css',
       '/api/docs/static/swagger-ui-bundle.js',
