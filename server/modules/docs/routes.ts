@@ -2,7 +2,6 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -47,9 +46,9 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/** Where swagger-ui-dist is, found at run time (the server bundle leaves dependencies out). */
-const uiDir = () =>
-  path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+/** Where swagger-ui-dist's files are: asked of the package on first use, not at start. */
+const uiDir = async (): Promise<string> =>
+  (await import('swagger-ui-dist/absolute-path.js')).default();
 
 /**
  * The OpenAPI document at GET /api/docs/json (and at GET /api/docs for anything but a browser),
@@ -149,9 +148,9 @@ export async function docsRoutes(fastify: FastifyInstance, { config }: AppContex
   const uiFile = (name: string) => {
     let body = files.get(name);
     if (!body) {
-      body = readFile(path.join(uiDir(), name), 'utf8').then(
-        (text) => new CachedBody(text, UI_FILES[name]!),
-      );
+      body = uiDir()
+        .then((dir) => readFile(path.join(dir, name), 'utf8'))
+        .then((text) => new CachedBody(text, UI_FILES[name]!));
       // A failed read is not kept: the next request tries again.
       body.catch(() => files.delete(name));
       files.set(name, body);
