@@ -661,7 +661,7 @@ async function main() {
   if (errors.length) process.exitCode = 1;
 }
 
-/** GET /api/progress stays answered while a statement is read and stored (issue 24). */
+/** GET /api/progress stays answered while a statement is read and stored. */
 function importTargets(r: ImportResult): Target[] {
   return [
     {

@@ -5,7 +5,7 @@ import { postPledges } from './load';
 import { freePort, ROOT, sleep, startServer } from './servers';
 
 /**
- * The statement-import scenario (issue 24; docs/decisions/013-statement-matching.md): the built
+ * The statement-import scenario (docs/decisions/013-statement-matching.md): the built
  * app on PGlite imports the largest statement it accepts, 20,000 lines padded to about 5 MB (a
  * 5 MB export of short lines, ~80,000, is refused above 20,000), while one client asks
  * GET /api/progress again and again, as the home pages do. Reports the file's size, the wall time

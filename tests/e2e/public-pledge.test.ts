@@ -156,7 +156,7 @@ describe('a USD pledge with the mouse, not anonymous', () => {
       'JMD Local Bank Transfer',
       '000-765-432-1',
       'donations@example.org',
-      // The amount to send, and the reference alone in the note (issue 24, item 7).
+      // The amount to send, and the reference alone in the note.
       'Amount to transfer: US$250',
       'put only your payment reference',
     ])

@@ -6,7 +6,7 @@ import { loginThroughUi, openBrowser, skipLightbox } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 
 /**
- * Reading statements in the browser (issue 24 item 2): a header-less export keeps its first
+ * Reading statements in the browser: a header-less export keeps its first
  * payment and shows its first rows; a history with Direction and Status columns skips money out
  * and the cancelled transfer and says so; the mapping is saved under its name and recognised.
  */

@@ -11,7 +11,7 @@ import type { AdminPledge } from '@shared/schemas/pledge';
 import * as api from '../support/api';
 
 /**
- * A treasurer's day with two real export layouts (issue 24): a header-less checking export with
+ * A treasurer's day with two real export layouts: a header-less checking export with
  * month-first dates and signed amounts (its first row is a payment), then a transaction history
  * with Direction and Status columns (a refund quoting a reference goes out, a transfer was
  * cancelled). The treasurer dismisses the bank's interest, assigns a cash deposit to a pledge found

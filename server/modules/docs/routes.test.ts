@@ -1,14 +1,26 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../tests/support/test-app';
+import { OPERATIONS } from './operations';
 
+interface Operation {
+  summary?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required?: boolean }[];
+  responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+}
 interface OpenApiDocument {
   openapi: string;
-  paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, { type: string; in: string; name: string }> };
 }
 
 /** The API as the client and outside callers use it: every route the docs must list. */
 const EXPECTED = [
   'GET /api/docs',
+  'GET /api/docs/json',
+  'GET /api/docs/static/{file}',
   'GET /api/health',
   'GET /api/ready',
   'GET /api/campaign',
@@ -78,16 +90,31 @@ function routerRoutes(t: TestApp): string[] {
   return out;
 }
 
-describe('GET /api/docs', () => {
+/** Admin paths and writes that need no session: signing in and out, pledging, a donor's link, a signed upload. */
+const OPEN_TO_ANYONE = [
+  'GET /api/admin/check',
+  'POST /api/admin/login',
+  'POST /api/admin/logout',
+  'POST /api/pledges',
+  'POST /api/pledges/{id}/sent',
+  'PUT /api/objects/uploads/{id}',
+];
+
+describe('GET /api/docs and /api/docs/json', () => {
   let t: TestApp;
   let doc: OpenApiDocument;
   beforeAll(async () => {
     t = await startTestApp();
-    const res = await t.request('/api/docs');
+    const res = await t.request('/api/docs/json');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     doc = (await res.json()) as OpenApiDocument;
   });
+
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([url, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${url}`, op })),
+    );
   afterAll(() => t.close());
 
   const documented = () =>
@@ -146,5 +173,114 @@ describe('GET /api/docs', () => {
     expect(Object.keys(backup.responses['200']!.content)).toEqual(['application/gzip']);
     const list = doc.paths['/api/pledges']!.get as { parameters: { name: string; in: string }[] };
     expect(list.parameters).toContainEqual(expect.objectContaining({ name: 'limit', in: 'query' }));
+  });
+
+  it('answers the same document at /api/docs to anything but a browser', async () => {
+    const res = await t.request('/api/docs', { headers: { accept: 'application/json' } });
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual(doc);
+    const bare = await t.request('/api/docs');
+    expect(((await bare.json()) as OpenApiDocument).openapi).toBe('3.1.0');
+  });
+
+  it('has an entry in the operations table for every route, and no entry for a route that is not', () => {
+    const registered = documented();
+    const missing = registered.filter((key) => !OPERATIONS[key]);
+    expect(missing, 'routes without an entry in operations.ts').toEqual([]);
+    const expected = Object.entries(OPERATIONS)
+      .filter(([, entry]) => !entry.onlyWith)
+      .map(([key]) => key);
+    expect(
+      expected.filter((key) => !registered.includes(key)),
+      'entries without a route',
+    ).toEqual([]);
+    // Registered only with object storage: the test app has none, so the entry must be absent
+    // here (a route registered under another path would show as missing above).
+    const conditional = Object.keys(OPERATIONS).filter((key) => OPERATIONS[key]!.onlyWith);
+    expect(conditional).toEqual(['POST /api/objects/uploads/{id}/complete']);
+    expect(registered).not.toContain(conditional[0]);
+  });
+
+  it('gives every operation its summary, tag, security and error responses with the shared body', () => {
+    for (const { key, op } of operations()) {
+      expect(op.summary, key).toBe(OPERATIONS[key]!.summary);
+      expect(op.tags, key).toEqual([OPERATIONS[key]!.tag]);
+      const errors = Object.keys(op.responses ?? {}).filter((s) => Number(s) >= 400);
+      expect(errors.length, key).toBeGreaterThan(0);
+      expect(errors, key).toContain('503');
+      for (const status of OPERATIONS[key]!.errors ?? [])
+        expect(errors, key).toContain(String(status));
+      const admin =
+        (key.includes('/api/admin/') ||
+          key === 'GET /api/pledges/export' ||
+          /^(POST|PUT|PATCH|DELETE) /.test(key)) &&
+        !OPEN_TO_ANYONE.includes(key);
+      expect(op.security, key).toEqual(admin ? [{ session: [] }] : []);
+      if (admin) expect(errors, key).toContain('401');
+      if (/^(POST|PUT|PATCH|DELETE) /.test(key)) expect(errors, key).toContain('403');
+    }
+    expect(doc.components.securitySchemes.session).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'sid',
+    });
+    const create = doc.paths['/api/pledges']!.post!;
+    expect(create.parameters).toContainEqual(
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+    );
+    expect(Object.keys(create.responses!)).toEqual(
+      expect.arrayContaining(['201', '400', '403', '413', '415', '422', '429', '503', '507']),
+    );
+    expect(create.responses!['422']!.content!['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/ApiError',
+    });
+    // Only the pledge creation takes the header.
+    const withKey = operations().filter(({ op }) =>
+      op.parameters?.some((p) => p.name === 'Idempotency-Key'),
+    );
+    expect(withKey.map((o) => o.key)).toEqual(['POST /api/pledges']);
+    // A status link answers 404 for a malformed request too (it reads its own validation).
+    expect(Object.keys(doc.paths['/api/pledges/{id}/status']!.get!.responses!)).not.toContain(
+      '400',
+    );
+  });
+
+  it('passes the OpenAPI linter’s recommended rules with no problem at all', async () => {
+    const problems = await lintFromString({
+      source: JSON.stringify(doc),
+      absoluteRef: 'openapi.json',
+      // The project declares no licence, so the document names none.
+      config: await createConfig({ extends: ['recommended'], rules: { 'info-license': 'off' } }),
+    });
+    const listed = problems.map(
+      (p) => `${p.severity} ${p.ruleId}: ${p.message} (${p.location[0]?.pointer})`,
+    );
+    expect(listed).toEqual([]);
+  });
+
+  it('serves the browsable reference to a browser, with its files, and nothing else', async () => {
+    const page = await t.request('/api/docs', { headers: { accept: 'text/html,*/*' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).not.toMatch(/<script>/);
+    const assets = [...html.matchAll(/(?:src|href)="(\/api[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets).toEqual([
+      '/api/docs/static/swagger-ui.css',
+      '/api/docs/static/swagger-ui-bundle.js',
+      '/api/docs/static/init.js',
+    ]);
+    for (const asset of assets) {
+      const res = await t.request(asset);
+      expect(res.status, asset).toBe(200);
+      expect(res.headers.get('content-type'), asset).toMatch(/^text\/(css|javascript)/);
+    }
+    const init = await (await t.request('/api/docs/static/init.js')).text();
+    expect(init).toContain("url: '/api/docs/json'");
+    const bundle = await (await t.request('/api/docs/static/swagger-ui-bundle.js')).text();
+    expect(bundle).toContain('SwaggerUIBundle');
+    for (const name of ['index.html', '..%2Fpackage.json', 'swagger-initializer.js']) {
+      expect((await t.request(`/api/docs/static/${name}`)).status, name).toBe(404);
+    }
   });
 });
