@@ -112,6 +112,12 @@ export function describeApi<T extends object>(doc: T, facts: Map<string, RouteFa
       op.operationId = operationId(method, path);
       op.tags = [entry.tag];
       op.security = routeFacts.access === 'admin' ? [{ session: [] }] : [];
+      if (entry.rawBody)
+        op.requestBody = {
+          required: true,
+          description: entry.rawBody,
+          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        };
       if (entry.idempotencyKey)
         op.parameters = [...(op.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
       const responses = (op.responses ??= {});

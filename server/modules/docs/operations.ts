@@ -50,6 +50,8 @@ export interface Operation {
   errors?: readonly number[];
   /** Accepts an Idempotency-Key header: a retry with the same key answers the first result. */
   idempotencyKey?: true;
+  /** The request body is a file's bytes, not JSON: what they are. */
+  rawBody?: string;
   /** Registered only with this setting (STORAGE_URL=s3://…); the test app runs without it. */
   onlyWith?: 'object storage';
 }
@@ -142,6 +144,16 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: 'Import a statement’s transfers and match them to pledges',
     tag: 'statements',
   },
+  'POST /api/admin/statements/preview/file': {
+    summary: 'Read a statement file sent as the raw body and show its columns, without storing it',
+    tag: 'statements',
+    rawBody: 'The statement file (CSV, OFX/QFX or CAMT.053), at most 5 MB',
+  },
+  'POST /api/admin/statements/import/file': {
+    summary: 'Import a statement file sent as the raw body; the mapping (JSON) in the query',
+    tag: 'statements',
+    rawBody: 'The statement file (CSV, OFX/QFX or CAMT.053), at most 5 MB',
+  },
   'GET /api/admin/statements/lines': {
     summary: 'Imported transfers waiting for review',
     tag: 'statements',
@@ -200,6 +212,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'PUT /api/objects/uploads/{id}': {
     summary: 'Upload the photo’s bytes to a signed link',
     tag: 'uploads',
+    rawBody: 'The photo (PNG, JPEG, WebP or GIF)',
     errors: [400, 403, 404, 413],
   },
   'POST /api/objects/uploads/{id}/complete': {
