@@ -1,6 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { adminPageChunk } from './admin-chunks';
-import { AppLayout } from './components/layout/app-layout';
+import { AppLayout } from './layout/app-layout';
 import { Skeleton } from './components/ui/skeleton';
 import { usePathname } from './lib/navigation';
 import { paymentPageChunk, statusPageChunk } from './page-chunks';

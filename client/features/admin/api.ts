@@ -33,8 +33,8 @@ import type { DeliveryUpdate, UpdateCreate, UpdateEdit } from '@shared/schemas/u
 import { toast, type ToastInput } from '../../components/ui/toast-store';
 import { apiRequest, errorMessage, getJson, throwIfNotOk } from '../../lib/api-client';
 import { pledgeRelatedKeys, queryKeys, updatesQuery } from '../../lib/query-keys';
-import { useAdminAuth } from '../admin-auth/context';
-import { CONFIRM_TOASTS } from '../pledges/api';
+import { useAdminAuth } from '../admin-auth';
+import { CONFIRM_TOASTS } from '../pledges';
 import { TOASTS } from './messages';
 
 export type AdminPledgesResponse = AdminPledgePage & { stats: PledgeStats };

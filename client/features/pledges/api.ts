@@ -4,7 +4,7 @@ import type { CreatedPledge, PledgeCreateInput } from '@shared/schemas/pledge';
 import { toast } from '../../components/ui/toast-store';
 import { apiRequest, errorMessage } from '../../lib/api-client';
 import { pledgeRelatedKeys, recentPledgesQuery } from '../../lib/query-keys';
-import { useAdminAuth } from '../admin-auth/context';
+import { useAdminAuth } from '../admin-auth';
 
 /**
  * The 8 newest pledges (GET /api/pledges?limit=8; the home never downloads the whole list).

@@ -4,7 +4,7 @@ import type { AdminPledge } from '@shared/schemas/pledge';
 import type { DeliveryUpdate } from '@shared/schemas/update';
 import { Button } from '../../../components/ui/button';
 import { Link, navigate } from '../../../lib/navigation';
-import { useAdminAuth } from '../../admin-auth/context';
+import { useAdminAuth } from '../../admin-auth';
 import {
   ADMIN_PAGE_SIZE,
   useAdminPledges,

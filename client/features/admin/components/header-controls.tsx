@@ -4,7 +4,7 @@ import { Button, type ButtonProps } from '../../../components/ui/button';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { cn } from '../../../lib/cn';
 import { navigate, usePathname } from '../../../lib/navigation';
-import { useAdminAuth } from '../../admin-auth/context';
+import { useAdminAuth } from '../../admin-auth';
 import { PostUpdateDialog } from './post-update-dialog';
 import { ProgressDialog } from './progress-dialog';
 

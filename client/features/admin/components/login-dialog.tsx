@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { FieldError, Label } from '../../../components/ui/label';
-import { useAdminAuth } from '../../admin-auth/context';
+import { useAdminAuth } from '../../admin-auth';
 
 /**
  * "Admin Access" (product rule): an empty password gives "Password is required"; a rejected one

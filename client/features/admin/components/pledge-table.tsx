@@ -10,7 +10,7 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Skeleton } from '../../../components/ui/skeleton';
 // The same confirm as on the home's pledge cards: one hook, one set of toasts.
-import { useConfirmPledge } from '../../pledges/api';
+import { useConfirmPledge } from '../../pledges';
 import { type AdminPledgeParams, type AdminPledgesResponse } from '../api';
 
 const SEARCH_DEBOUNCE_MS = 300;

@@ -4,7 +4,7 @@ import Dashboard from '@uppy/react/dashboard';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from '../../../components/ui/toast-store';
 import { ApiRequestError } from '../../../lib/api-client';
-import { useAdminAuth } from '../../admin-auth/context';
+import { useAdminAuth } from '../../admin-auth';
 import { completeUpload, imageUrlFromUploadUrl, requestUploadUrl } from '../api';
 import '@uppy/core/css/style.min.css';
 import '@uppy/dashboard/css/style.min.css';

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Pledge } from '@shared/schemas/pledge';
 import { createQueryClient } from '../../../lib/query-client';
-import { AdminAuthProvider } from '../../admin-auth/context';
+import { AdminAuthProvider } from '../../admin-auth';
 import { PledgeCard } from './pledge-card';
 
 afterEach(cleanup);

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { useCampaign } from '../../features/campaign/use-campaign';
-import { PledgeDialogProvider } from '../../features/pledges/components/pledge-dialog-provider';
+import { useCampaign } from '../features/campaign';
+import { PledgeDialogProvider } from '../features/pledges';
 import { Footer } from './footer';
 import { Header } from './header';
 

@@ -1,11 +1,11 @@
 import { LockKeyhole } from 'lucide-react';
 import { Suspense, useState } from 'react';
-import { headerControlsChunk, loginDialogChunk } from '../../admin-chunks';
-import { Tooltip } from '../ui/tooltip';
-import { useAdminAuth } from '../../features/admin-auth/context';
-import { PledgeNowButton } from '../../features/pledges/components/pledge-dialog-provider';
-import { cn } from '../../lib/cn';
-import { Link } from '../../lib/navigation';
+import { headerControlsChunk, loginDialogChunk } from '../admin-chunks';
+import { Tooltip } from '../components/ui/tooltip';
+import { useAdminAuth } from '../features/admin-auth';
+import { PledgeNowButton } from '../features/pledges';
+import { cn } from '../lib/cn';
+import { Link } from '../lib/navigation';
 import { BrandMark } from './brand-mark';
 
 /** Admin code stays out of the public bundle: loaded only for an authenticated admin. */
