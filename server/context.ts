@@ -1,7 +1,7 @@
 import type { ReferenceKey } from '@shared/payment-reference';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
-import type { EmailService } from './modules/email/email-service';
+import type { EmailService } from './modules/email/service';
 import type { Sessions } from './plugins/auth';
 import type { CampaignSnapshot } from './read-model/snapshot';
 import type { ObjectStorage } from './storage/object-storage';

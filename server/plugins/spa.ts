@@ -9,8 +9,10 @@ import type { InitialData, ServerRenderer } from '@shared/api-types';
 import { EMBEDDED_UPDATES, RECENT_PLEDGES_LIMIT } from '@shared/constants';
 import type { DonorPledgeView } from '@shared/schemas/email';
 import type { AppContext } from '../context';
+import { escapeHtml } from '../lib/html';
 import { isPageAddress } from '../lib/page-address';
-import { donorView, pledgeForRequest } from '../modules/email/routes';
+import { pledgeForRequest } from '../modules/email/service';
+import { toDonorView } from '../modules/pledges/views';
 import { SHARE_META_PLACEHOLDER, shareMetaTags } from '../modules/share/meta';
 import { siteBaseUrl } from '../lib/site-url';
 import { CachedBody, sendCached } from '../read-model/cached-body';
@@ -54,9 +56,6 @@ export function embedJson(data: unknown): string {
     .replace(/\u2029/g, '\\u2029');
   return `<script type="application/json" id="initial-data">${json}</script>`;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The server-side renderer built by `npm run build:ssr`. Without it (tests or development before a
@@ -242,7 +241,7 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
         request,
         reply,
         200,
-        statusPage(request, donorView(found.pledge, found.link)),
+        statusPage(request, toDonorView(found.pledge, found.link)),
         'no-store',
       );
     },
