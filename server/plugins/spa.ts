@@ -7,6 +7,7 @@ import { z } from 'zod';
 
 import type { InitialData, ServerRenderer } from '@shared/api-types';
 import { EMBEDDED_UPDATES, RECENT_PLEDGES_LIMIT } from '@shared/constants';
+import { APP_ROUTES, PAGE_PATHS, STATUS_PAGE_PREFIX } from '@shared/pages';
 import type { DonorPledgeView } from '@shared/schemas/email';
 import type { AppContext } from '../context';
 import { escapeHtml } from '../lib/html';
@@ -25,16 +26,11 @@ declare module 'fastify' {
 }
 
 /**
- * Routes of the client app (docs/decisions/010-product-rules.md); any other path gets the app with
- * status 404.
- */
-const APP_ROUTES = new Set(['/', '/payment-instructions', '/admin']);
-/**
  * The pages rendered on the server (docs/decisions/017-server-rendering.md). The thank-you and
  * admin pages are not: they read the tab's own storage or admin-only data, and come after a
  * pledge or a login, never as a first visit.
  */
-const SERVER_RENDERED = new Set(['/']);
+const SERVER_RENDERED = new Set<string>([PAGE_PATHS.home]);
 const HTML_TYPE = 'text/html; charset=utf-8';
 const DATA_PLACEHOLDER = '<!--initial-data-->';
 const ROOT_PLACEHOLDER = '<!--app-html-->';
@@ -205,7 +201,7 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
   // link; a wrong or missing token gets exactly what an unknown path gets (404 and the app, which
   // shows its 404 page).
   app.get(
-    '/pledge/:id',
+    `${STATUS_PAGE_PREFIX}:id`,
     {
       config: { access: 'public' },
       compress: false,
