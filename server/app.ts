@@ -6,7 +6,7 @@ import type { Database } from './db/client';
 import { createHttpServer, registerHttpPlugins } from './http-server';
 import { closeWithApp, prepareData, startReadModel } from './lifecycle';
 import { createEmailService } from './modules/email/service';
-import { createSessions } from './plugins/auth';
+import { createSessions } from './modules/admin/sessions';
 import { registerRoutes } from './routes';
 
 export interface BuildOptions {
