@@ -1,3 +1,4 @@
+import { PAGE_PATHS } from '@shared/pages';
 import { lazyPreloaded } from './lib/lazy-preloaded';
 
 /** The admin page (and everything only it uses, e.g. Uppy) loads on demand. */
@@ -23,7 +24,7 @@ export const loginDialogChunk = lazyPreloaded(() =>
  */
 export function preloadAdminChunks(pathname: string, isAuthenticated: boolean): Promise<unknown> {
   const loads: Promise<unknown>[] = [];
-  if (pathname === '/admin') loads.push(adminPageChunk.preload());
+  if (pathname === PAGE_PATHS.admin) loads.push(adminPageChunk.preload());
   if (isAuthenticated) loads.push(headerControlsChunk.preload());
   // A failed preload is not fatal: the lazy component retries and shows its fallback.
   return Promise.all(loads).catch(() => undefined);

@@ -9,7 +9,7 @@ import { App } from './app';
 import { seedQueryCache } from './lib/initial-data';
 import { createQueryClient } from './lib/query-client';
 import { paymentPageChunk, statusPageChunk } from './page-chunks';
-import { routeTitle } from './router';
+import { routeTitle } from '@shared/pages';
 
 /**
  * Loads every lazy part a server-rendered page may show (the browser preloads the same before it

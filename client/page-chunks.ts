@@ -1,3 +1,4 @@
+import { PAGE_PATHS, STATUS_PAGE_PREFIX } from '@shared/pages';
 import { lazyPreloaded } from './lib/lazy-preloaded';
 
 /**
@@ -20,9 +21,9 @@ export const statusPageChunk = lazyPreloaded(() =>
  */
 export function preloadPageChunk(pathname: string): Promise<unknown> {
   const load =
-    pathname === '/payment-instructions'
+    pathname === PAGE_PATHS.paymentInstructions
       ? paymentPageChunk.preload()
-      : pathname.startsWith('/pledge/')
+      : pathname.startsWith(STATUS_PAGE_PREFIX)
         ? statusPageChunk.preload()
         : undefined;
   // A failed preload is not fatal: the lazy component retries and shows its fallback.

@@ -1,4 +1,5 @@
 import { Suspense, useEffect } from 'react';
+import { PAGE_PATHS, routeTitle, STATUS_PATH } from '@shared/pages';
 import { adminPageChunk } from './admin-chunks';
 import { AppLayout } from './layout/app-layout';
 import { Skeleton } from './components/ui/skeleton';
@@ -17,25 +18,6 @@ const pageFallback = (
     <Skeleton className="mt-8 h-64 w-full" />
   </div>
 );
-
-const NOT_FOUND_TITLE = '404 Page Not Found';
-const STATUS_TITLE = 'Your Pledge Status';
-
-const TITLES: Record<string, string> = {
-  '/': 'Meals for Recovery Jamaica — Pledge meal containers',
-  '/payment-instructions': 'Thank You for Your Pledge — Payment instructions',
-  '/admin': 'Admin Dashboard',
-};
-
-/** The document title of a route (the server puts it in the HTML it renders). */
-export function routeTitle(pathname: string, notFound = false): string {
-  if (notFound) return NOT_FOUND_TITLE;
-  if (STATUS_PATH.test(pathname)) return STATUS_TITLE;
-  return TITLES[pathname] ?? NOT_FOUND_TITLE;
-}
-
-/** The donor's status page, /pledge/{id}?t={token} (docs/decisions/014-email-outbox.md). */
-const STATUS_PATH = /^\/pledge\/([^/]+)$/;
 
 function statusPledgeId(pathname: string): string | undefined {
   const raw = STATUS_PATH.exec(pathname)?.[1];
@@ -63,8 +45,8 @@ export function AppRouter({ notFoundPath }: { notFoundPath?: string }) {
 
   let page;
   if (forcedNotFound) page = <NotFoundPage />;
-  else if (pathname === '/') page = <HomePage />;
-  else if (pathname === '/payment-instructions')
+  else if (pathname === PAGE_PATHS.home) page = <HomePage />;
+  else if (pathname === PAGE_PATHS.paymentInstructions)
     page = (
       <Suspense fallback={pageFallback}>
         <PaymentInstructionsPage />
@@ -76,7 +58,7 @@ export function AppRouter({ notFoundPath }: { notFoundPath?: string }) {
         <PledgeStatusPage key={statusId} id={statusId} />
       </Suspense>
     );
-  else if (pathname === '/admin')
+  else if (pathname === PAGE_PATHS.admin)
     page = (
       <Suspense fallback={<p className="p-8 text-center text-ink-600">Loading…</p>}>
         <AdminPage />

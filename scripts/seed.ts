@@ -13,7 +13,7 @@ import { openDatabase, type Database } from '../server/db/client';
 import { runMigrations } from '../server/db/migrate';
 import { deliveryUpdates } from '../server/db/schema';
 import { insertPledges, type NewPledge } from '../server/modules/pledges/repo';
-import { OBJECT_PATH_PREFIX } from '../server/modules/uploads/signing';
+import { OBJECT_PATH_PREFIX } from '../server/lib/object-path';
 import { encodeImage } from '../server/storage/image';
 import { createObjectStorage } from '../server/storage/create-storage';
 import type { ObjectStorage } from '../server/storage/object-storage';

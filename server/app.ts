@@ -5,8 +5,8 @@ import type { AppContext } from './context';
 import type { Database } from './db/client';
 import { createHttpServer, registerHttpPlugins } from './http-server';
 import { closeWithApp, prepareData, startReadModel } from './lifecycle';
-import { createEmailService } from './modules/email/email-service';
-import { createSessions } from './plugins/auth';
+import { createEmailService } from './modules/email/service';
+import { createSessions } from './modules/admin/sessions';
 import { registerRoutes } from './routes';
 
 export interface BuildOptions {

@@ -3,21 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import campaign from '../config/campaign.json';
-import { ConfigError, loadConfig } from './config';
+import { loadConfig } from './config';
+import { configProblems } from '../tests/support/config-problems';
 import { acquireDataDirLock } from './db/data-dir-lock';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'relief-config-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as ConfigError).problems;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
@@ -90,7 +81,7 @@ describe('loadConfig', () => {
   });
 
   it('lists every bad value at once', () => {
-    const problems = problemsOf({
+    const problems = configProblems({
       PORT: '70000',
       DATABASE_URL: 'mysql://x',
       ADMIN_PASSWORD: 'short',
@@ -124,14 +115,16 @@ describe('loadConfig', () => {
       file,
       JSON.stringify({ ...campaign, payment: { ...campaign.payment, confirmationEmail: 'nope' } }),
     );
-    const problems = problemsOf({ CAMPAIGN_CONFIG: file, PORT: 'x' });
+    const problems = configProblems({ CAMPAIGN_CONFIG: file, PORT: 'x' });
     expect(problems).toHaveLength(2);
     expect(problems.some((p) => p.startsWith('PORT'))).toBe(true);
     expect(problems.some((p) => p.includes('payment.confirmationEmail'))).toBe(true);
 
     writeFileSync(file, '{ not json');
-    expect(problemsOf({ CAMPAIGN_CONFIG: file })[0]).toMatch(/campaign config .*campaign\.json/);
-    expect(problemsOf({ CAMPAIGN_CONFIG: path.join(tmp, 'missing.json') })[0]).toMatch(
+    expect(configProblems({ CAMPAIGN_CONFIG: file })[0]).toMatch(
+      /campaign config .*campaign\.json/,
+    );
+    expect(configProblems({ CAMPAIGN_CONFIG: path.join(tmp, 'missing.json') })[0]).toMatch(
       /ENOENT|no such file/,
     );
   });
@@ -190,7 +183,7 @@ describe('STORAGE_URL', () => {
     ['s3://relief?pathStyle=yes', /pathStyle must be true or false/],
     ['s3://relief?prefix=a%20b', /prefix may hold only/],
   ])('refuses %s with a sentence and an example', (value, why) => {
-    const problems = problemsOf({ STORAGE_URL: value });
+    const problems = configProblems({ STORAGE_URL: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^STORAGE_URL: /);
     expect(problems[0]).toMatch(why);
@@ -198,7 +191,7 @@ describe('STORAGE_URL', () => {
   });
 
   it('wants both AWS keys or neither', () => {
-    expect(problemsOf({ STORAGE_URL: 's3://relief', AWS_ACCESS_KEY_ID: 'id' })).toEqual([
+    expect(configProblems({ STORAGE_URL: 's3://relief', AWS_ACCESS_KEY_ID: 'id' })).toEqual([
       'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both, or neither to use the default AWS credential chain',
     ]);
   });

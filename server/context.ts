@@ -1,8 +1,8 @@
 import type { ReferenceKey } from '@shared/payment-reference';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
-import type { EmailService } from './modules/email/email-service';
-import type { Sessions } from './plugins/auth';
+import type { EmailService } from './modules/email/service';
+import type { Sessions } from './modules/admin/sessions';
 import type { CampaignSnapshot } from './read-model/snapshot';
 import type { ObjectStorage } from './storage/object-storage';
 

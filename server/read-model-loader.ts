@@ -1,5 +1,6 @@
 import type { Db } from './db/client';
 import * as pledgeRepo from './modules/pledges/repo';
+import { toRecentPledge } from './modules/pledges/views';
 import * as progressRepo from './modules/progress/repo';
 import * as updateRepo from './modules/updates/repo';
 import type { ReadModelLoader } from './read-model/snapshot';
@@ -10,7 +11,7 @@ export function readModelLoader(db: Db): ReadModelLoader {
     totals: () => pledgeRepo.readPledgeTotals(db),
     progressSettings: () => progressRepo.readProgressRow(db),
     recentPledges: async (limit) =>
-      (await pledgeRepo.listRecentPledges(db, limit)).map(pledgeRepo.toRecentPledge),
+      (await pledgeRepo.listRecentPledges(db, limit)).map(toRecentPledge),
     deliveryUpdates: async () =>
       (await updateRepo.listUpdates(db)).map(updateRepo.toDeliveryUpdate),
   };

@@ -12,11 +12,12 @@ import { progressRoutes } from './modules/progress/routes';
 import { shareRoutes } from './modules/share/routes';
 import { updateRoutes } from './modules/updates/routes';
 import { uploadRoutes } from './modules/uploads/routes';
+import { pageRoutes } from './modules/pages/routes';
 import { registerSpa } from './plugins/spa';
 
 /**
- * Every route of the app: the docs first (they collect the others), the SPA last (it owns the
- * not-found handler).
+ * Every route of the app: the docs first (they collect the others), the pages and the SPA last
+ * (the SPA plugin owns the not-found handler, which serves the pages module's 404 page).
  */
 export async function registerRoutes(
   app: FastifyInstance,
@@ -35,5 +36,6 @@ export async function registerRoutes(
   await uploadRoutes(app, ctx);
   await backupRoutes(app, ctx);
   await emailRoutes(app, ctx);
-  await registerSpa(app, { ...ctx, clientDir });
+  await pageRoutes(app, { ...ctx, clientDir });
+  await registerSpa(app, { clientDir });
 }

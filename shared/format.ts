@@ -61,3 +61,8 @@ export function formatDeliveryDate(ymd: string): string {
   if (!m) return ymd;
   return `${MONTHS[Number(m[2]) - 1]} ${Number(m[3])}, ${m[1]}`;
 }
+
+/** The privacy rule: an anonymous pledge shows as "Anonymous" wherever the public sees it. */
+export function pledgeDisplayName(pledge: { name: string; isAnonymous: boolean }): string {
+  return pledge.isAnonymous ? 'Anonymous' : pledge.name;
+}

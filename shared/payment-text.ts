@@ -8,7 +8,7 @@ export function paymentFileName(campaign: Campaign): string {
 }
 
 /** The payment details as rows, shared by the page and the downloaded file. */
-export function paymentSections(campaign: Campaign) {
+function paymentSections(campaign: Campaign) {
   const { usdWire, jmdTransfer } = campaign.payment;
   return {
     usd: [
@@ -47,8 +47,63 @@ export function amountToTransferText(a: AmountToTransfer): string {
 }
 
 /** The account of the pledge's currency first: a J$ donor sees the JMD account first. */
-export function accountOrder(currency?: Currency | null): ('usd' | 'jmd')[] {
+function accountOrder(currency?: Currency | null): ('usd' | 'jmd')[] {
   return currency === 'JMD' ? ['jmd', 'usd'] : ['usd', 'jmd'];
+}
+
+/** One bank account as every channel shows it: heading, rows, and the intermediary bank. */
+export interface PaymentAccount {
+  key: 'usd' | 'jmd';
+  title: string;
+  subtitle: string;
+  rows: [string, string][];
+  intermediary?: { title: string; rows: [string, string][] };
+}
+
+/**
+ * The bank accounts in the order the donor should read them (the pledge's currency first): the one
+ * layout of the thank-you page, the status page, the downloaded file and the e-mail.
+ */
+export function paymentAccounts(campaign: Campaign, currency?: Currency | null): PaymentAccount[] {
+  const s = paymentSections(campaign);
+  const accounts: Record<'usd' | 'jmd', PaymentAccount> = {
+    usd: {
+      key: 'usd',
+      title: 'USD Wire Transfer',
+      subtitle: 'For donations in US dollars (US$)',
+      rows: s.usd,
+      intermediary: { title: 'Intermediary Bank', rows: s.intermediary },
+    },
+    jmd: {
+      key: 'jmd',
+      title: 'JMD Local Bank Transfer',
+      subtitle: 'For donations in Jamaican dollars (J$) from a local account',
+      rows: s.jmd,
+    },
+  };
+  return accountOrder(currency).map((k) => accounts[k]);
+}
+
+/**
+ * An account as plain text: the heading in capitals, "  Key: value" rows, the intermediary bank's
+ * rows indented once more, and a blank line after. The downloaded file leaves a blank line before
+ * the intermediary bank; the e-mail's text part does not.
+ */
+export function paymentAccountText(account: PaymentAccount, blankBeforeIntermediary: boolean) {
+  const rows = (list: [string, string][], indent: string) =>
+    list.map(([k, v]) => `${indent}${k}: ${v}`).join('\n');
+  return [
+    account.title.toUpperCase(),
+    rows(account.rows, '  '),
+    ...(account.intermediary
+      ? [
+          ...(blankBeforeIntermediary ? [''] : []),
+          `  ${account.intermediary.title}`,
+          rows(account.intermediary.rows, '    '),
+        ]
+      : []),
+    '',
+  ];
 }
 
 /**
@@ -83,19 +138,6 @@ export function paymentInstructionsText(
   reference?: string | null,
   amount?: AmountToTransfer | null,
 ): string {
-  const s = paymentSections(campaign);
-  const rows = (list: [string, string][]) => list.map(([k, v]) => `  ${k}: ${v}`).join('\n');
-  const accounts = {
-    usd: [
-      'USD WIRE TRANSFER',
-      rows(s.usd),
-      '',
-      '  Intermediary Bank',
-      rows(s.intermediary).replace(/^ {2}/gm, '    '),
-      '',
-    ],
-    jmd: ['JMD LOCAL BANK TRANSFER', rows(s.jmd), ''],
-  };
   const confirmation = confirmationNote(campaign);
   return [
     `${campaign.name} - Payment Instructions`,
@@ -108,7 +150,7 @@ export function paymentInstructionsText(
     ...(reference
       ? ['YOUR PAYMENT REFERENCE', `  ${reference}`, `  ${REFERENCE_INSTRUCTION}.`, '']
       : []),
-    ...accountOrder(amount?.currency).flatMap((k) => accounts[k]),
+    ...paymentAccounts(campaign, amount?.currency).flatMap((a) => paymentAccountText(a, true)),
     'PAYMENT NOTE',
     `  ${paymentNote(campaign, reference)}`,
     '',

@@ -16,6 +16,8 @@ export const queryKeys = {
   /** Every pledge list: the newest on the home (public and admin views) and the admin table. */
   pledges: ['pledges'] as const,
   recentPledges: ['pledges', 'recent'] as const,
+  /** The same list with the admin session (paid status, real names): its own cache entry. */
+  adminRecentPledges: ['pledges', 'recent', 'admin'] as const,
   /** Admin table pages: ['pledges', 'admin-table', params]. */
   adminPledges: ['pledges', 'admin-table'] as const,
   updates: ['updates'] as const,
@@ -39,7 +41,7 @@ export const progressQuery = queryOptions({
  */
 export const recentPledgesQuery = (admin: boolean) =>
   queryOptions({
-    queryKey: admin ? [...queryKeys.recentPledges, 'admin'] : queryKeys.recentPledges,
+    queryKey: admin ? queryKeys.adminRecentPledges : queryKeys.recentPledges,
     queryFn: () => getJson<Pledge[]>(`/api/pledges?limit=${RECENT_PLEDGES_LIMIT}`),
   });
 

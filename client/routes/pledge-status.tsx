@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { NOT_FOUND_TITLE, STATUS_TITLE } from '@shared/pages';
 import { Skeleton } from '../components/ui/skeleton';
 import {
   downloadInstructions,
@@ -30,7 +31,7 @@ export function PledgeStatusPage({ id }: { id: string }) {
   const campaign = useCampaign();
   const pledge = useDonorPledge(id, token);
   useEffect(() => {
-    document.title = pledge.isError ? '404 Page Not Found' : 'Your Pledge Status';
+    document.title = pledge.isError ? NOT_FOUND_TITLE : STATUS_TITLE;
   }, [pledge.isError]);
   if (pledge.isError) return <NotFoundPage />;
   if (!campaign || !pledge.data)

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { CAMPAIGN_GOAL } from '../../shared/constants';
 import {
   bigint,
   boolean,
@@ -153,7 +154,8 @@ export const donorEmails = pgTable('donor_emails', {
 export const progress = pgTable('progress', {
   id: text('id').primaryKey(),
   manualAdjustment: integer('manual_adjustment').notNull().default(0),
-  goalAmount: integer('goal_amount').notNull().default(500000),
+  // The first goal, before an admin sets one (migration 0000 wrote the same number).
+  goalAmount: integer('goal_amount').notNull().default(CAMPAIGN_GOAL),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 

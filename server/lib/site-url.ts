@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config';
 
 /**
@@ -7,4 +8,11 @@ import type { AppConfig } from '../config';
  */
 export function siteBaseUrl(config: AppConfig): string {
   return config.publicUrl ?? `http://localhost:${config.port}`;
+}
+
+/** Origins this site answers as: the configured PUBLIC_URL and the address the request came to. */
+export function siteOrigins(request: FastifyRequest, publicUrl?: string): string[] {
+  const origins = [`${request.protocol}://${request.host}`];
+  if (publicUrl) origins.push(new URL(publicUrl).origin);
+  return origins;
 }

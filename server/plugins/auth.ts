@@ -1,28 +1,9 @@
 import cookie from '@fastify/cookie';
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ADMIN_MESSAGES } from '@shared/schemas/admin';
-import type { AppConfig } from '../config';
-import type { Db, DbOrTx } from '../db/client';
 import { HttpError } from '../lib/http-error';
 import { isPageAddress } from '../lib/page-address';
-import * as repo from '../modules/admin/repo';
-import { sha256 } from '../modules/admin/password';
-
-const SESSION_COOKIE = 'sid';
-/**
- * The cookie's name on a site whose PUBLIC_URL is https (second review 2.8): a browser accepts a
- * `__Host-` cookie only with Secure, Path=/ and no Domain, set over https, so a network attacker
- * or a sibling sub-domain cannot plant or overwrite it. The plain `sid` is not read there: an
- * admin signed in before the upgrade signs in once more.
- */
-const SECURE_SESSION_COOKIE = '__Host-sid';
-/** lastSeenAt is written at most this often, so admin reads do not each cost a write. */
-const TOUCH_EVERY_MS = 60_000;
-/** How far ahead of this server's clock another instance's may be when it touched a session. */
-const CLOCK_SKEW_MS = 60_000;
-
-export type RouteAccess = 'public' | 'admin' | 'signed';
+import type { RouteAccess } from '../lib/route-access';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -35,73 +16,22 @@ declare module 'fastify' {
   }
 }
 
-export function createSessions(
-  db: Db,
-  config: Pick<AppConfig, 'sessionTtlMs' | 'sessionIdleMs' | 'now' | 'publicUrl'>,
-) {
-  // Secure whenever the site's address is https, whatever the proxy says (TRUST_PROXY or not).
-  const httpsSite = config.publicUrl?.startsWith('https:') ?? false;
-  const cookieName = httpsSite ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
-  const cookieOptions = (request: FastifyRequest) => ({
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: httpsSite || request.protocol === 'https',
-  });
-  return {
-    cookieName,
-    setCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
-      reply.setCookie(cookieName, token, {
-        ...cookieOptions(request),
-        maxAge: Math.floor(config.sessionTtlMs / 1000),
-      });
-    },
-    clearCookie(request: FastifyRequest, reply: FastifyReply) {
-      reply.clearCookie(cookieName, cookieOptions(request));
-    },
-    /** @param tx a transaction to write in (login writes its audit entry with it). */
-    async create(tx: DbOrTx = db): Promise<{ token: string; expiresAt: Date }> {
-      const token = randomBytes(32).toString('base64url');
-      const now = config.now();
-      const expiresAt = new Date(now.getTime() + config.sessionTtlMs);
-      await repo.insertSession(tx, sha256(token), now, expiresAt);
-      return { token, expiresAt };
-    },
-    /** The token's hash when the session is valid (not expired, not idle too long), else null. */
-    async validate(token: string): Promise<string | null> {
-      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-      const hash = sha256(token);
-      const row = await repo.findSession(db, hash);
-      if (!row) return null;
-      const now = config.now();
-      const idleFor = now.getTime() - row.lastSeenAt.getTime();
-      // Only what this server could have written is a session (second review 2.3): not one used
-      // or made in the future (a planted row; CLOCK_SKEW_MS allows for instances' clocks), and
-      // none older than the lifetime, whatever its expires_at says.
-      const age = now.getTime() - row.createdAt.getTime();
-      if (
-        row.expiresAt <= now ||
-        idleFor > config.sessionIdleMs ||
-        idleFor < -CLOCK_SKEW_MS ||
-        age < -CLOCK_SKEW_MS ||
-        age > config.sessionTtlMs
-      ) {
-        await repo.deleteSession(db, hash);
-        return null;
-      }
-      if (idleFor > TOUCH_EVERY_MS) await repo.touchSession(db, hash, now);
-      return hash;
-    },
-    revoke: (hash: string) => repo.deleteSession(db, hash),
-  };
+/**
+ * What the auth hook needs of the sessions: the cookie's name and a check of its token. The admin
+ * module's session store (modules/admin/sessions.ts) is passed in at start, so this plugin does not
+ * import a module.
+ */
+export interface SessionResolver {
+  cookieName: string;
+  /** The token's hash when the session is valid, else null. */
+  validate(token: string): Promise<string | null>;
 }
-export type Sessions = ReturnType<typeof createSessions>;
 
 /**
  * Admin protection in one place: every /api route declares `config.access`, and a route marked
  * 'admin' answers 401 without a valid session before its body is even read.
  */
-export async function registerAuth(app: FastifyInstance, sessions: Sessions) {
+export async function registerAuth(app: FastifyInstance, sessions: SessionResolver) {
   await app.register(cookie);
   app.decorateRequest('isAdmin', false);
   app.decorateRequest('sessionTokenHash', null);

@@ -1,7 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../lib/http-error';
-import { OBJECT_PATH_PREFIX } from '../modules/uploads/signing';
+import { OBJECT_PATH_PREFIX } from '../lib/object-path';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../lib/http-error';
+import { siteOrigins } from '../lib/site-url';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,13 +12,6 @@ declare module 'fastify' {
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** Origins this site answers as: the configured PUBLIC_URL and the address the request came to. */
-export function siteOrigins(request: FastifyRequest, publicUrl?: string): string[] {
-  const origins = [`${request.protocol}://${request.host}`];
-  if (publicUrl) origins.push(new URL(publicUrl).origin);
-  return origins;
-}
 
 /**
  * Helmet's headers, computed once. @fastify/helmet builds a new helmet middleware (and parses the

@@ -1,19 +1,8 @@
 import fastifyStatic from '@fastify/static';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-
-import type { InitialData, ServerRenderer } from '@shared/api-types';
-import { EMBEDDED_UPDATES, RECENT_PLEDGES_LIMIT } from '@shared/constants';
-import type { DonorPledgeView } from '@shared/schemas/email';
-import type { AppContext } from '../context';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isPageAddress } from '../lib/page-address';
-import { donorView, pledgeForRequest } from '../modules/email/routes';
-import { SHARE_META_PLACEHOLDER, shareMetaTags } from '../modules/share/meta';
-import { siteBaseUrl } from '../lib/site-url';
-import { CachedBody, sendCached } from '../read-model/cached-body';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,70 +12,11 @@ declare module 'fastify' {
 }
 
 /**
- * Routes of the client app (docs/decisions/010-product-rules.md); any other path gets the app with
- * status 404.
+ * The built client's files (hashed assets cached for a year), and the fallback for every address
+ * no route answers: the site's 404 page for a page address (served by the pages module), a JSON
+ * 404 for the API.
  */
-const APP_ROUTES = new Set(['/', '/payment-instructions', '/admin']);
-/**
- * The pages rendered on the server (docs/decisions/017-server-rendering.md). The thank-you and
- * admin pages are not: they read the tab's own storage or admin-only data, and come after a
- * pledge or a login, never as a first visit.
- */
-const SERVER_RENDERED = new Set(['/']);
-const HTML_TYPE = 'text/html; charset=utf-8';
-const DATA_PLACEHOLDER = '<!--initial-data-->';
-const ROOT_PLACEHOLDER = '<!--app-html-->';
-/**
- * The rendered HTML says "5 minutes ago": rebuilt at least this often even when nothing changes,
- * as often as the page's own clock ticks once it runs.
- */
-const HTML_MAX_AGE_MS = 60_000;
-
-const FALLBACK_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Relief pledge</title></head><body><div id="root">${ROOT_PLACEHOLDER}</div>${DATA_PLACEHOLDER}<p>The client has not been built: run npm run build.</p></body></html>`;
-
-/** JSON inside a script tag: "<" escaped so a donor's name can never close the tag. */
-function embedJson(data: unknown): string {
-  const json = JSON.stringify(data)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-  return `<script type="application/json" id="initial-data">${json}</script>`;
-}
-
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/**
- * The server-side renderer built by `npm run build:ssr`. Without it (tests or development before a
- * build) the pages are served as before, with an empty root that the browser renders.
- */
-async function loadRenderer(
-  file: string,
-  log: FastifyBaseLogger,
-): Promise<ServerRenderer | undefined> {
-  if (!existsSync(file)) return undefined;
-  try {
-    const { renderer } = (await import(pathToFileURL(file).href)) as { renderer: ServerRenderer };
-    await renderer.prepare();
-    return renderer;
-  } catch (err) {
-    // The site still works, rendered by the browser: a broken renderer must not stop the server.
-    log.error({ err }, 'server-side renderer failed to load; pages render in the browser only');
-    return undefined;
-  }
-}
-
-export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clientDir: string }) {
-  const { clientDir, snapshot, config } = ctx;
-  const indexFile = path.join(clientDir, 'index.html');
-  const template = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : FALLBACK_HTML;
-  const renderer = await loadRenderer(
-    path.resolve(clientDir, '..', 'ssr', 'entry-server.js'),
-    app.log,
-  );
-
+export async function registerSpa(app: FastifyInstance, { clientDir }: { clientDir: string }) {
   if (existsSync(clientDir)) {
     await app.register(fastifyStatic, {
       root: clientDir,
@@ -102,156 +32,9 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext & { clie
     });
   }
 
-  function initialData(isAuthenticated: boolean): InitialData {
-    return {
-      isAuthenticated,
-      campaign: config.campaign,
-      progress: snapshot.progress(),
-      pledges: snapshot.recentPledges(RECENT_PLEDGES_LIMIT),
-      updates: snapshot.deliveryUpdates().slice(0, EMBEDDED_UPDATES),
-      renderedAt: new Date().toISOString(),
-    };
-  }
-
-  /**
-   * The page: the first screen's data inside (no request chain before it renders) and, for the
-   * server-rendered pages, the first screen's markup in #root, hydrated by the browser.
-   */
-  function page(pathname: string, search: string, data: InitialData, render: boolean): string {
-    let appHtml = '';
-    let title: string | undefined;
-    if (render && renderer) {
-      try {
-        ({ html: appHtml, title } = renderer.render({ pathname, search, data }));
-      } catch (err) {
-        // Served as a browser-rendered page instead: the visitor still gets the site.
-        app.log.error({ err, pathname }, 'server-side rendering failed');
-      }
-    }
-    // Replacement functions, not strings: in a string "$'" or "$&" (a donor may type them in a
-    // name) would paste parts of the template into the page.
-    let html = template
-      .replace(ROOT_PLACEHOLDER, () => appHtml)
-      .replace(DATA_PLACEHOLDER, () => embedJson(data))
-      .replace(SHARE_META_PLACEHOLDER, () =>
-        shareMetaTags(config.campaign, data.progress, siteBaseUrl(config)),
-      );
-    if (title)
-      html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`);
-    return html;
-  }
-
-  /** A route's page, cached per snapshot version, per admin or public (and re-rendered each minute). */
-  function cachedPage(route: string, isAuthenticated: boolean): CachedBody {
-    const notFound = route === '404';
-    return snapshot.body(
-      `html:${route}:${isAuthenticated ? 'admin' : 'public'}`,
-      HTML_TYPE,
-      () => {
-        const data = initialData(isAuthenticated);
-        if (notFound) data.notFound = true;
-        // Every unknown address shows the same 404 page: one rendering serves them all.
-        return page(notFound ? '/404' : route, '', data, notFound || SERVER_RENDERED.has(route));
-      },
-      HTML_MAX_AGE_MS,
-    );
-  }
-
-  function sendPage(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    body: CachedBody,
-    cacheControl = 'private, no-cache',
-  ) {
-    // Not cached by shared caches: it carries live campaign numbers.
-    reply.code(status).header('Cache-Control', cacheControl);
-    return sendCached(request, reply, body);
-  }
-
-  /** Every address that leads nowhere gets the same 404 page (public or admin). */
-  function notFoundPage(request: FastifyRequest, reply: FastifyReply, cacheControl?: string) {
-    return sendPage(request, reply, 404, cachedPage('404', request.isAdmin), cacheControl);
-  }
-
-  /** The donor's status page, rendered for this request only: it is their pledge, not a shared page. */
-  function statusPage(request: FastifyRequest, pledge: DonorPledgeView): CachedBody {
-    const [pathname, query = ''] = request.url.split('?', 2) as [string, string?];
-    const data: InitialData = { ...initialData(request.isAdmin), pledgeStatus: pledge };
-    return new CachedBody(page(pathname, query ? `?${query}` : '', data, true), HTML_TYPE);
-  }
-
-  for (const route of APP_ROUTES) {
-    // access 'public' makes the auth hook resolve the session, so the page knows if it is an admin.
-    // compress: false: sendCached sends the HTML pre-compressed.
-    app.get(
-      route,
-      {
-        config: { access: 'public' },
-        compress: false,
-        schema: {
-          response: {
-            200: {
-              description: "The client app, with the first screen's data (and markup) inside",
-              content: { 'text/html': { schema: z.string() } },
-            },
-          },
-        },
-      },
-      (request, reply) => sendPage(request, reply, 200, cachedPage(route, request.isAdmin)),
-    );
-  }
-
-  // The donor's status page (docs/decisions/014-email-outbox.md): the app with 200 only for a valid
-  // link; a wrong or missing token gets exactly what an unknown path gets (404 and the app, which
-  // shows its 404 page).
-  app.get(
-    '/pledge/:id',
-    {
-      config: { access: 'public' },
-      compress: false,
-      schema: {
-        // The id and ?t= are checked by the handler: anything wrong is the 404 page, not a 400.
-        response: {
-          200: {
-            description: 'The client app showing the donor status page',
-            content: { 'text/html': { schema: z.string() } },
-          },
-          404: {
-            description: 'The client app showing its 404 page (unknown pledge, wrong token)',
-            content: { 'text/html': { schema: z.string() } },
-          },
-        },
-      },
-    },
-    async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const found = await pledgeForRequest(
-        ctx.db,
-        ctx.email,
-        request,
-        id,
-        (request.query as { t?: unknown }).t,
-      );
-      // The token is in this page's URL: never sent on to other sites.
-      reply.header('Referrer-Policy', 'no-referrer');
-      // A donor's name, amount and reference: not kept by the browser of a shared computer (its
-      // history and back button would show them to the next person), as the status API is not.
-      if (!found) return notFoundPage(request, reply, 'no-store');
-      return sendPage(
-        request,
-        reply,
-        200,
-        statusPage(request, donorView(found.pledge, found.link)),
-        'no-store',
-      );
-    },
-  );
-
-  app.decorate('notFoundPage', notFoundPage);
-
   app.setNotFoundHandler((request, reply) => {
-    if (isPageAddress(request.method, request.url)) return notFoundPage(request, reply);
+    if (app.notFoundPage && isPageAddress(request.method, request.url))
+      return app.notFoundPage(request, reply);
     const url = request.url.split('?')[0]!;
     return reply.code(404).send({ message: `Not found: ${request.method} ${url}` });
   });

@@ -68,13 +68,14 @@ class PgChangeFeed implements ChangeFeed {
   private reloadFailing = false;
   listening = false;
   ready: Promise<void>;
+  private readonly unwatch: () => void;
 
   constructor(
     private readonly opts: ChangeFeedOptions,
     private readonly pool: pg.Pool,
   ) {
     this.minReloadIntervalMs = opts.minReloadIntervalMs ?? 100;
-    opts.snapshot.onChange = () => this.notify();
+    this.unwatch = opts.snapshot.watch(() => this.notify(), 'writes');
     this.ready = this.connect(false);
   }
 
@@ -205,7 +206,7 @@ class PgChangeFeed implements ChangeFeed {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.opts.snapshot.onChange = undefined;
+    this.unwatch();
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.reloadTimer);
     clearInterval(this.heartbeat);

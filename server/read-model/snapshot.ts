@@ -1,4 +1,4 @@
-import { PUBLIC_PLEDGES_MAX, RECENT_PLEDGES_LIMIT } from '@shared/constants';
+import { CAMPAIGN_GOAL, PUBLIC_PLEDGES_MAX, RECENT_PLEDGES_LIMIT } from '@shared/constants';
 import type { PledgeStats, PublicPledge } from '@shared/schemas/pledge';
 import type { Progress } from '@shared/schemas/progress';
 import type { DeliveryUpdate } from '@shared/schemas/update';
@@ -83,7 +83,7 @@ export class CampaignSnapshot {
   private receivedJMD = 0;
   private donorCount = 0;
   private manualAdjustment = 0;
-  private goalAmount = 500000;
+  private goalAmount = CAMPAIGN_GOAL;
   private progressUpdatedAt = new Date(0);
   /** Newest first, ordered exactly as SQL orders them (created_at desc, id desc). */
   private recent: RecentPledge[] = [];
@@ -93,10 +93,10 @@ export class CampaignSnapshot {
   private retrying = false;
   /** Response bodies, rebuilt lazily after a change. */
   private cache = new Map<string, CachedBody>();
-  /** Told after every write of this process (NOTIFY to other instances); not after reloads. */
-  onChange: (() => void) | undefined;
   /** Told after every change of the public state, reloads included (the live stream). */
   private readonly watchers = new Set<() => void>();
+  /** Told after every write of this process, not after reloads (the change feed's NOTIFY). */
+  private readonly writeWatchers = new Set<() => void>();
   private changes = 0;
 
   constructor(private readonly loader: ReadModelLoader) {}
@@ -148,12 +148,21 @@ export class CampaignSnapshot {
   }
 
   /**
-   * Calls `listener` after every change, whether written here or reloaded (another instance's
-   * write). It runs inside the snapshot's lock: it must only schedule work. Returns the unsubscribe.
+   * The one change signal. By default `listener` is called after every change, whether written
+   * here or reloaded (another instance's write), inside the snapshot's lock: it must only schedule
+   * work. With 'writes', it is called after each write of this process has released the lock, and
+   * not after reloads (telling other instances must not echo their own changes back). Returns the
+   * unsubscribe.
    */
-  watch(listener: () => void): () => void {
-    this.watchers.add(listener);
-    return () => this.watchers.delete(listener);
+  watch(listener: () => void, which: 'changes' | 'writes' = 'changes'): () => void {
+    const set = which === 'writes' ? this.writeWatchers : this.watchers;
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /** Whether anyone watches (the change feed's test: it listens on PostgreSQL only). */
+  watched(which: 'changes' | 'writes' = 'changes'): boolean {
+    return (which === 'writes' ? this.writeWatchers : this.watchers).size > 0;
   }
 
   /** Every change ends here: cached bodies are stale, watchers are told. */
@@ -218,7 +227,7 @@ export class CampaignSnapshot {
   }
 
   private afterChange(): void {
-    this.onChange?.();
+    for (const listener of this.writeWatchers) listener();
     if (this.stale) this.reloadUntilFresh();
   }
 

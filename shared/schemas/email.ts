@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../constants';
-import { PAYMENT_STATES } from '../received';
+import { paymentStateSchema } from './pledge';
 
 /**
  * The donor's own view of a pledge on the status page (docs/decisions/014-email-outbox.md): never
@@ -14,7 +14,7 @@ export const donorPledgeViewSchema = z.object({
   containers: z.number().int(),
   createdAt: z.iso.datetime(),
   /** pending, part-paid, paid or over-paid (shared/received.ts). */
-  status: z.enum(PAYMENT_STATES),
+  status: paymentStateSchema,
   reference: z.string(),
   amountReceived: z.number().nullable(),
   currencyReceived: z.enum(CURRENCIES).nullable(),

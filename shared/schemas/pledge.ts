@@ -6,7 +6,7 @@ import {
   PLEDGE_AMOUNT_MAX,
   PLEDGE_AMOUNT_MIN,
 } from '../constants';
-import { PAYMENT_STATES } from '../received';
+import { parseMinor, PAYMENT_STATES } from '../received';
 import { humanText } from './text';
 
 const AMOUNT_MIN_MESSAGE = 'Pledge amount must be at least $1';
@@ -67,6 +67,22 @@ const amountReceivedMinorSchema = z
   .min(1, { error: RECEIVED_MINOR_MESSAGE })
   .max(PLEDGE_AMOUNT_MAX * 200 * 100, { error: 'Amount received is too large' })
   .int({ error: 'Amount received must be a whole number of cents' });
+
+/**
+ * The "Record Payment" field as typed ("12.34", "1,200"): cents of the currency received. The
+ * dialog checks it with this schema before sending amountReceivedMinor.
+ */
+export const amountReceivedTextSchema = z.string().transform((text, ctx) => {
+  const minor = parseMinor(text);
+  if (minor === undefined || minor < 1) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'Amount received must be an amount of at least 0.01, with at most two decimals',
+    });
+    return z.NEVER;
+  }
+  return minor;
+});
 
 export const EDIT_AMOUNT_MESSAGE = 'Please enter a valid amount (minimum $1)';
 

@@ -3,6 +3,8 @@ import { currencySchema, paymentStateSchema } from './pledge';
 
 /** The largest statement file accepted: bounds what one upload costs to decode and parse. */
 export const STATEMENT_MAX_BYTES = 5 * 1024 * 1024;
+/** The answer to a statement file over STATEMENT_MAX_BYTES (the form, the schema, the parser). */
+export const STATEMENT_TOO_LARGE = 'The file is larger than 5 MB. Export a shorter period.';
 
 /** The most transactions one file may hold: above it, "Export a shorter period". */
 export const STATEMENT_MAX_LINES = 20_000;
@@ -75,7 +77,7 @@ const content = z
   .min(1, { error: 'The file is empty' })
   // Base64 of 5 MB.
   .max(Math.ceil(STATEMENT_MAX_BYTES / 3) * 4 + 4, {
-    error: 'The file is larger than 5 MB. Export a shorter period.',
+    error: STATEMENT_TOO_LARGE,
   });
 
 export const statementPreviewSchema = z.object({

@@ -1,2 +1,2 @@
 // The admin-auth feature's public face: other features and the app shell import from here only.
-export { AdminAuthProvider, useAdminAuth, type AdminAuth } from './context';
+export { AdminAuthProvider, useAdminAuth } from './context';

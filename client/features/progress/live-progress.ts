@@ -51,7 +51,7 @@ export function useLiveProgress(adminControls: boolean) {
       // The admin's list (paid status, real names) comes only with the session: fetch it again.
       if (admin.current)
         void queryClient.invalidateQueries({
-          queryKey: [...queryKeys.recentPledges, 'admin'],
+          queryKey: queryKeys.adminRecentPledges,
           exact: true,
         });
     };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiErrorSchema } from '@shared/schemas/api';
-import type { RouteAccess } from '../../plugins/auth';
+import type { RouteAccess } from '../../lib/route-access';
 import { OPERATIONS, TAGS, type Operation } from './operations';
 
 /** What the document needs to know of a route that its schemas do not say. */
@@ -66,7 +66,7 @@ interface Document {
 }
 
 /** The statuses a route answers with the error body: its own, and those of every route like it. */
-export function errorStatuses(
+function errorStatuses(
   method: string,
   op: Pick<OperationObject, 'parameters' | 'requestBody'>,
   facts: RouteFacts,

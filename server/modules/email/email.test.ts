@@ -4,9 +4,10 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import campaign from '../../../config/campaign.json';
+import { configProblems } from '../../../tests/support/config-problems';
 import { startTestSmtp, type TestSmtp } from '../../../tests/support/smtp';
 import { startTestApp, type TestApp } from '../../../tests/support/test-app';
-import { ConfigError, loadConfig } from '../../config';
+import { loadConfig } from '../../config';
 import { statementLines } from '../../db/schema';
 
 /** Instruction and receipt e-mails through the outbox, over real SMTP. */
@@ -418,16 +419,6 @@ describe('the donor status link', () => {
 });
 
 describe('e-mail configuration', () => {
-  function problems(env: Record<string, string>) {
-    try {
-      loadConfig(env);
-    } catch (err) {
-      expect(err).toBeInstanceOf(ConfigError);
-      return (err as ConfigError).problems;
-    }
-    return [];
-  }
-
   it('rejects a malformed SMTP_URL with a clear message, and wants MAIL_FROM with it', () => {
     for (const bad of [
       'smtp.example.org',
@@ -435,16 +426,16 @@ describe('e-mail configuration', () => {
       'smtps://',
       'smtps://user:p@ss@',
     ]) {
-      expect(problems({ SMTP_URL: bad, MAIL_FROM: 'a@b.org' }).join('\n'), bad).toMatch(
+      expect(configProblems({ SMTP_URL: bad, MAIL_FROM: 'a@b.org' }).join('\n'), bad).toMatch(
         /^SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL with a host, e\.g\. smtps:\/\/user:pass@smtp\.example\.org:465/,
       );
     }
-    expect(problems({ SMTP_URL: 'smtps://u:p@smtp.example.org:465' })).toEqual([
+    expect(configProblems({ SMTP_URL: 'smtps://u:p@smtp.example.org:465' })).toEqual([
       expect.stringMatching(/^MAIL_FROM: required when SMTP_URL is set/),
     ]);
-    expect(problems({ SMTP_URL: 'smtps://u:p@smtp.example.org:465', MAIL_FROM: 'nobody' })).toEqual(
-      [expect.stringMatching(/^MAIL_FROM: must be an e-mail address/)],
-    );
+    expect(
+      configProblems({ SMTP_URL: 'smtps://u:p@smtp.example.org:465', MAIL_FROM: 'nobody' }),
+    ).toEqual([expect.stringMatching(/^MAIL_FROM: must be an e-mail address/)]);
     const ok = loadConfig({
       SMTP_URL: 'smtps://u:p@smtp.example.org:465',
       MAIL_FROM: 'Relief <relief@example.org>',

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { statusPagePath } from '@shared/pages';
 
 /**
  * The donor's status page link, /pledge/{id}?t={token}. The token is an HMAC of the pledge id under
@@ -19,7 +20,7 @@ export class StatusLinks {
 
   /** The site-relative link (the thank-you page) ... */
   path(pledgeId: string): string {
-    return `/pledge/${pledgeId}?t=${this.token(pledgeId)}`;
+    return statusPagePath(pledgeId, this.token(pledgeId));
   }
 
   /** ... and the absolute one (e-mails). */

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Campaign } from '@shared/schemas/campaign';
 import type { Database, DbOrTx } from '../../db/client';
-import * as pledgeRepo from '../pledges/repo';
+import { toEmailPledge } from '../pledges/views';
 import type { Mailer } from './mailer';
 import * as repo from './repo';
 import { hashToken, type StatusLinks } from './status-links';
@@ -131,7 +131,7 @@ export class EmailWorker {
     if (!hasLink) await repo.ensureLink(db, pledge.id, hashToken(links.token(pledge.id)));
     const email = TEMPLATES[message.kind]({
       campaign,
-      pledge: emailPledge(pledge),
+      pledge: toEmailPledge(pledge),
       statusUrl: links.url(pledge.id),
     });
     try {
@@ -158,24 +158,4 @@ export class EmailWorker {
     }
     await repo.markSent(db, message.id);
   }
-}
-
-/** The template's view of a pledge, with the payment reference and what arrived. */
-function emailPledge(row: pledgeRepo.PledgeRow): EmailData['pledge'] {
-  const admin = pledgeRepo.toAdminPledge(row);
-  return {
-    name: row.name,
-    amount: row.amount,
-    currency: row.currency,
-    containers: row.containers,
-    createdAt: row.createdAt,
-    reference: row.reference,
-    amountReceived: admin.amountReceived,
-    currencyReceived: admin.currencyReceived,
-    outstandingAmount: admin.outstandingAmount,
-    amountReceivedMinor: admin.amountReceivedMinor,
-    outstandingMinor: admin.outstandingMinor,
-    overpaidMinor: admin.overpaidMinor,
-    paymentConfirmedAt: row.paymentConfirmedAt,
-  };
 }

@@ -1,8 +1,8 @@
 import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import type { Db } from '../../db/client';
-import { PAYMENT_STATE_LABEL } from '@shared/received';
-import { pledgePageAfter, toAdminPledge, type PledgeRow } from './repo';
+import { pledgePageAfter } from './repo';
+import { toCsvRecord } from './views';
 
 export const CSV_COLUMNS = [
   'id',
@@ -27,42 +27,6 @@ export const CSV_COLUMNS = [
   'dateReceived',
 ] as const;
 
-/**
- * Spreadsheets run a cell that starts with = + - @ (or a tab/CR before one) as a formula:
- * prefix it with ' so it is shown as text (OWASP "CSV injection").
- */
-function neutraliseFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-/** 1234 cents -> "12.34": a plain number a spreadsheet reads, without a currency sign. */
-function decimal(minor: number): string {
-  return `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
-}
-
-function toRecord(r: PledgeRow & { dateReceived: string | null }): string[] {
-  const p = toAdminPledge(r);
-  return [
-    r.id,
-    neutraliseFormula(r.name),
-    neutraliseFormula(r.email),
-    String(r.amount),
-    r.currency,
-    String(r.containers),
-    r.isAnonymous ? 'yes' : 'no',
-    PAYMENT_STATE_LABEL[p.paymentState],
-    r.paymentConfirmedAt ? r.paymentConfirmedAt.toISOString() : '',
-    r.createdAt.toISOString(),
-    r.reference,
-    p.amountReceivedMinor !== null && p.amountReceivedMinor !== undefined
-      ? decimal(p.amountReceivedMinor)
-      : '',
-    p.currencyReceived ?? '',
-    decimal(p.outstandingMinor ?? 0),
-    r.dateReceived ?? '',
-  ];
-}
-
 /** All pledges, newest first, streamed in keyset pages through csv-stringify. */
 export function pledgesCsvStream(db: Db, pageSize = 1000): Readable {
   // bom: Excel reads a file without a UTF-8 byte-order mark as ANSI ("ZoÃ«"); csv-parse with
@@ -77,7 +41,7 @@ export function pledgesCsvStream(db: Db, pageSize = 1000): Readable {
     let after: string | undefined;
     for (;;) {
       const rows = await pledgePageAfter(db, after, pageSize);
-      for (const r of rows) yield toRecord(r);
+      for (const r of rows) yield toCsvRecord(r);
       if (rows.length < pageSize) return;
       after = rows[rows.length - 1]!.id;
     }

@@ -3,6 +3,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { CampaignSnapshot } from '../../read-model/snapshot';
 import type { pledges } from '../../db/schema';
 import * as repo from './repo';
+import { toRecentPledge } from './views';
 
 type Values = typeof pledges.$inferInsert;
 interface Pending {
@@ -101,8 +102,7 @@ export class PledgeWriter {
           const totals = await repo.readPledgeTotals(this.db).catch(() => undefined);
           return { inserted, totals };
         },
-        ({ inserted, totals }) =>
-          this.snapshot.addPledges(inserted.map(repo.toRecentPledge), totals),
+        ({ inserted, totals }) => this.snapshot.addPledges(inserted.map(toRecentPledge), totals),
       );
       // RETURNING keeps the VALUES order.
       batch.forEach((p, i) => p.resolve(rows.inserted[i]!));

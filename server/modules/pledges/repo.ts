@@ -6,17 +6,9 @@ import {
   parseReference,
   type ReferenceKey,
 } from '@shared/payment-reference';
-import { convertAmount, paymentSummary } from '@shared/received';
-import type {
-  AdminPledge,
-  AdminPledgeQuery,
-  PledgeCreate,
-  PledgeStats,
-  PublicPledge,
-} from '@shared/schemas/pledge';
+import type { AdminPledgeQuery, PledgeCreate, PledgeStats } from '@shared/schemas/pledge';
 import type { DbOrTx } from '../../db/client';
 import { payments, pledges, pledgeTotals } from '../../db/schema';
-import type { RecentPledge } from '../../read-model/snapshot';
 
 export type PledgeRow = typeof pledges.$inferSelect;
 /**
@@ -26,77 +18,6 @@ export type PledgeRow = typeof pledges.$inferSelect;
 export type TimedPledgeRow = PledgeRow & { createdMicros: number };
 
 const createdMicros = sql<number>`(extract(epoch from ${pledges.createdAt}) * 1000000)::float8`;
-
-/**
- * What arrived, as the API shows it: whole units of the spec era, with cents when cents arrived
- * (12.34). A paid row written without received fields (older code, direct SQL) counts as paid in
- * full.
- */
-function receivedOf(r: PledgeRow) {
-  if (!r.isPaid) return { amountReceived: null, currencyReceived: null, amountReceivedMinor: null };
-  const currencyReceived = r.currencyReceived ?? r.currency;
-  const amountReceivedMinor =
-    r.amountReceivedMinor ??
-    (r.amountReceived ?? convertAmount(r.amount, r.currency, currencyReceived)) * 100;
-  return { amountReceived: amountReceivedMinor / 100, currencyReceived, amountReceivedMinor };
-}
-
-/** The payment state and balances of a row (shared/received.ts), in cents. */
-function summaryOf(r: PledgeRow) {
-  return paymentSummary({
-    amount: r.amount,
-    currency: r.currency,
-    isPaid: r.isPaid,
-    amountReceived: r.amountReceived,
-    currencyReceived: r.currencyReceived,
-    receivedMinor: r.receivedMinor,
-  });
-}
-
-export function toAdminPledge(r: PledgeRow): AdminPledge {
-  const received = receivedOf(r);
-  const summary = summaryOf(r);
-  return {
-    id: r.id,
-    name: r.name,
-    email: r.email,
-    amount: r.amount,
-    currency: r.currency,
-    containers: r.containers,
-    isAnonymous: r.isAnonymous,
-    isPaid: r.isPaid,
-    paymentConfirmedAt: r.paymentConfirmedAt ? r.paymentConfirmedAt.toISOString() : null,
-    createdAt: r.createdAt.toISOString(),
-    reference: r.reference,
-    ...received,
-    receivedMinor: summary.receivedMinor,
-    outstandingAmount: summary.outstandingMinor / 100,
-    outstandingMinor: summary.outstandingMinor,
-    overpaidMinor: summary.overpaidMinor,
-    paymentState: summary.state,
-  };
-}
-
-/**
- * The public view (privacy rule, docs/decisions/010-product-rules.md): an allow-list of keys, and
- * no real name behind "Anonymous".
- */
-export function toPublicPledge(r: PledgeRow): PublicPledge {
-  return {
-    id: r.id,
-    name: r.isAnonymous ? 'Anonymous' : r.name,
-    amount: r.amount,
-    currency: r.currency,
-    containers: r.containers,
-    isAnonymous: r.isAnonymous,
-    createdAt: r.createdAt.toISOString(),
-  };
-}
-
-/** A new or listed row as the snapshot keeps it among the newest. */
-export function toRecentPledge(r: TimedPledgeRow): RecentPledge {
-  return { micros: r.createdMicros, id: r.id, pledge: toPublicPledge(r) };
-}
 
 export function newPledgeValues(input: PledgeCreate): typeof pledges.$inferInsert {
   return {
@@ -362,6 +283,16 @@ export async function activePayments(db: DbOrTx, pledgeId: string): Promise<Paym
     .select()
     .from(payments)
     .where(and(eq(payments.pledgeId, pledgeId), isNull(payments.reversedAt)))
+    .orderBy(asc(payments.recordedAt), asc(payments.id));
+}
+
+/** Every payment of these pledges (reversed ones too), oldest first. */
+async function paymentsOf(db: DbOrTx, pledgeIds: string[]): Promise<PaymentRow[]> {
+  if (pledgeIds.length === 0) return [];
+  return db
+    .select()
+    .from(payments)
+    .where(inArray(payments.pledgeId, pledgeIds))
     .orderBy(asc(payments.recordedAt), asc(payments.id));
 }
 

@@ -26,6 +26,7 @@ import { convertMinor } from '@shared/received';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
 import * as repo from './repo';
+import { toAdminPledge, toCreatedPledge } from './views';
 import { recordPayment, reverseAllPayments, setReceivedTotal } from './service';
 
 const NOT_FOUND = 'Pledge not found';
@@ -98,7 +99,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       reply.header('Cache-Control', 'no-store');
       return repo.listPledges(db, limit).then((rows) =>
         // Compressed here, off the event loop.
-        sendOnce(request, reply, JSON.stringify(rows.map(repo.toAdminPledge)), JSON_TYPE),
+        sendOnce(request, reply, JSON.stringify(rows.map(toAdminPledge)), JSON_TYPE),
       );
     },
   );
@@ -176,12 +177,9 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       // The donor's own payment reference and status page link
       // (docs/decisions/014-email-outbox.md), for the thank-you page: only in this answer, never in
       // a list that others read.
-      return reply.code(201).send({
-        ...repo.toPublicPledge(row),
-        isPaid: row.isPaid,
-        reference: row.reference,
-        ...(ownClient ? { statusUrl: email.links.path(row.id) } : {}),
-      });
+      return reply
+        .code(201)
+        .send(toCreatedPledge(row, ownClient ? email.links.path(row.id) : undefined));
     },
   );
 
@@ -258,7 +256,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       );
       if (!result) throw notFound(NOT_FOUND);
       if (result.changed) email.worker.kick();
-      return repo.toAdminPledge(result.row);
+      return toAdminPledge(result.row);
     },
   );
 
@@ -284,14 +282,14 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
                   targetId: id,
                   pledgeId: id,
                   pledgeReference: r.before.reference,
-                  details: { before: repo.toAdminPledge(r.before) },
+                  details: { before: toAdminPledge(r.before) },
                 }
               : null,
           };
         }),
       );
       if (!result) throw notFound(NOT_FOUND);
-      return repo.toAdminPledge(result.row);
+      return toAdminPledge(result.row);
     },
   );
 
@@ -326,7 +324,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       ) {
         if (!current.isPaid)
           throw badRequest('Confirm the payment before recording the amount received.');
-        const before = repo.toAdminPledge(current);
+        const before = toAdminPledge(current);
         const totalMinor =
           updates.amountReceivedMinor ??
           (updates.amountReceived !== undefined
@@ -353,8 +351,8 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
             updated = r?.row;
             paid = r?.changed ?? false;
           }
-          const before = repo.toAdminPledge(current);
-          const after = updated ? repo.toAdminPledge(updated) : undefined;
+          const before = toAdminPledge(current);
+          const after = updated ? toAdminPledge(updated) : undefined;
           const keys = Object.keys(changes) as (keyof typeof changes)[];
           return {
             result: updated ? { row: updated, paid } : undefined,
@@ -378,7 +376,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       );
       if (!outcome) throw notFound(NOT_FOUND);
       if (outcome.paid) email.worker.kick();
-      return repo.toAdminPledge(outcome.row);
+      return toAdminPledge(outcome.row);
     },
   );
 
@@ -403,7 +401,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
                   targetId: id,
                   pledgeId: id,
                   pledgeReference: row.reference,
-                  details: { deleted: repo.toAdminPledge(row) },
+                  details: { deleted: toAdminPledge(row) },
                 }
               : null,
           };
@@ -435,7 +433,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       );
       return {
         items: page.items.map((p) => ({
-          ...repo.toAdminPledge(p),
+          ...toAdminPledge(p),
           donorSaysSentAt: saysSent.get(p.id)?.toISOString() ?? null,
         })),
         total: page.total,

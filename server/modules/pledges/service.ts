@@ -39,6 +39,7 @@ import type { PAYMENT_SOURCES } from '../../db/schema';
 import { writeAudit, type AuditInput } from '../audit/repo';
 import { enqueue } from '../email/repo';
 import * as repo from './repo';
+import { toAdminPledge } from './views';
 
 type PaymentSource = (typeof PAYMENT_SOURCES)[number];
 /** Who recorded it, for the audit log's client address. */
@@ -87,7 +88,7 @@ function paymentAudit(
   payment: repo.PaymentRow,
   extra: Record<string, unknown> = {},
 ): AuditInput {
-  const p = repo.toAdminPledge(row);
+  const p = toAdminPledge(row);
   return {
     action: 'pledge.confirm',
     targetType: 'pledge',

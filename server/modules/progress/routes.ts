@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { LIVE_POLL_MS } from '@shared/constants';
 import { apiErrorSchema } from '@shared/schemas/api';
 import { progressSchema, progressUpdateSchema } from '@shared/schemas/progress';
 import type { AppContext } from '../../context';
@@ -10,13 +11,14 @@ import { audited } from '../audit/repo';
 import { LiveStream } from './live-stream';
 import * as repo from './repo';
 
-export const LIVE_FULL_MESSAGE =
-  'Live updates are busy right now. The page will refresh its numbers every 30 seconds instead.';
-const LIVE_OFF_MESSAGE =
-  'Live updates are turned off on this server. The page refreshes its numbers every 30 seconds.';
+/** The page's fallback when the stream is refused: it asks for the numbers every LIVE_POLL_MS. */
+const POLL_SECONDS = LIVE_POLL_MS / 1000;
+
+export const LIVE_FULL_MESSAGE = `Live updates are busy right now. The page will refresh its numbers every ${POLL_SECONDS} seconds instead.`;
+const LIVE_OFF_MESSAGE = `Live updates are turned off on this server. The page refreshes its numbers every ${POLL_SECONDS} seconds.`;
 
 const liveTooManyMessage = (max: number) =>
-  `Too many live updates are open from your network (at most ${max}). Close a few tabs of this site; meanwhile the page refreshes its numbers every 30 seconds.`;
+  `Too many live updates are open from your network (at most ${max}). Close a few tabs of this site; meanwhile the page refreshes its numbers every ${POLL_SECONDS} seconds.`;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -86,7 +88,7 @@ export async function progressRoutes(fastify: FastifyInstance, ctx: AppContext) 
         request.log.warn({ clients: live.size }, 'live stream: refused, at its maximum');
         reply
           .code(503)
-          .header('Retry-After', '30')
+          .header('Retry-After', String(POLL_SECONDS))
           .send({ message: config.liveMaxClients === 0 ? LIVE_OFF_MESSAGE : LIVE_FULL_MESSAGE });
         return;
       }
@@ -95,7 +97,7 @@ export async function progressRoutes(fastify: FastifyInstance, ctx: AppContext) 
         request.log.warn('live stream: refused, this client holds its share');
         reply
           .code(429)
-          .header('Retry-After', '30')
+          .header('Retry-After', String(POLL_SECONDS))
           .send({ message: liveTooManyMessage(config.liveMaxPerClient) });
         return;
       }

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../lib/html';
 import type { Campaign } from '@shared/schemas/campaign';
 import type { Progress } from '@shared/schemas/progress';
 import { progressSummary } from '@shared/share';
@@ -6,14 +7,6 @@ import { SHARE_IMAGE_HEIGHT, SHARE_IMAGE_WIDTH, shareKey, type ShareFacts } from
 /** Where client/index.html takes the share tags (inside <head>). */
 export const SHARE_META_PLACEHOLDER = '<!--share-meta-->';
 export const SHARE_IMAGE_PATH = '/api/share/og.png';
-
-const escapeAttr = (s: string) =>
-  s
-    .replace(/&/g, '&amp;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
 
 /** What the share image shows, from the campaign and the current progress. */
 export function shareFacts(campaign: Campaign, progress: Progress, baseUrl: string): ShareFacts {
@@ -56,7 +49,7 @@ export function shareMetaTags(campaign: Campaign, progress: Progress, baseUrl: s
     ['name', 'twitter:image:alt', alt],
   ];
   return [
-    `<link rel="canonical" href="${escapeAttr(home)}" />`,
-    ...tags.map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeAttr(value)}" />`),
+    `<link rel="canonical" href="${escapeHtml(home)}" />`,
+    ...tags.map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`),
   ].join('\n    ');
 }

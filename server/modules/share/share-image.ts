@@ -5,6 +5,7 @@ import { goalOrDefault, percentComplete } from '@shared/containers';
 import { formatNumber } from '@shared/format';
 import { PROJECT_ROOT } from '../../config';
 import { loadSharp } from '../../storage/load-sharp';
+import { escapeHtml } from '../../lib/html';
 
 export const SHARE_IMAGE_WIDTH = 1200;
 export const SHARE_IMAGE_HEIGHT = 630;
@@ -51,10 +52,6 @@ export function shareKey(facts: ShareFacts): string {
 const MARGIN = 64;
 const INNER = SHARE_IMAGE_WIDTH - 2 * MARGIN;
 
-/** Pango markup: the text is data (a campaign name), never markup. */
-const escapeMarkup = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 /** One run of text as a transparent PNG, at most `width` wide (wrapped), and its size. */
 async function text(
   content: string,
@@ -65,7 +62,7 @@ async function text(
   const sharp = await loadSharp();
   const { data, info } = await sharp({
     text: {
-      text: `<span foreground="${opts.color}"${spacing}>${escapeMarkup(content)}</span>`,
+      text: `<span foreground="${opts.color}"${spacing}>${escapeHtml(content)}</span>`,
       font: `${font.name} ${opts.size}`,
       fontfile: font.file,
       width: opts.width ?? INNER,

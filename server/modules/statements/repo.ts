@@ -190,7 +190,7 @@ export async function firstOpenLinesAfterImport(
   return own.length >= limit ? own : (await openLinesPage(db, { page: 1, pageSize: limit })).rows;
 }
 
-export async function openLines(db: DbOrTx): Promise<StatementLineRow[]> {
+async function openLines(db: DbOrTx): Promise<StatementLineRow[]> {
   return (await openLinesPage(db, { page: 1, pageSize: 2000 })).rows;
 }
 

@@ -1,28 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import type { DuplicateOf, ProposedPledge, ReviewLine } from '@shared/schemas/statement';
+import type { DuplicateOf, ReviewLine } from '@shared/schemas/statement';
 import type { Db, DbOrTx } from '../../db/client';
 import { conflict, notFound } from '../../lib/http-error';
 import { audited } from '../audit/repo';
 import * as pledgeRepo from '../pledges/repo';
+import { toProposedPledge } from '../pledges/views';
 import { proposeMatch, scanReferences } from './match';
 import type { Slicer } from './parse/slicer';
 import * as repo from './repo';
-
-function toProposed(p: pledgeRepo.PledgeRow): ProposedPledge {
-  const a = pledgeRepo.toAdminPledge(p);
-  // Any state past "part paid" (paid, over paid) owes nothing more.
-  const state =
-    a.paymentState === 'pending' || a.paymentState === 'part-paid' ? a.paymentState : 'paid';
-  return {
-    id: p.id,
-    name: p.name,
-    reference: p.reference,
-    amount: p.amount,
-    currency: p.currency,
-    paymentState: state,
-    outstandingAmount: a.outstandingAmount,
-  };
-}
 
 /**
  * Proposes a pledge for each line, with the reason and what differs (match.ts has the rules);
@@ -47,14 +32,17 @@ export async function proposeMatches(
     ]),
   );
   const byReference = new Map(
-    (await pledgeRepo.pledgesByReference(tx, [...refs])).map((p) => [p.reference, toProposed(p)]),
+    (await pledgeRepo.pledgesByReference(tx, [...refs])).map((p) => [
+      p.reference,
+      toProposedPledge(p),
+    ]),
   );
   const pending = (
     await pledgeRepo.openPledgesByAmount(
       tx,
       rows.map((r) => ({ amount: Math.floor(r.amountCents / 100), currency: r.currency })),
     )
-  ).map(toProposed);
+  ).map(toProposedPledge);
   const firsts = new Map(
     (
       await repo.linesByIds(

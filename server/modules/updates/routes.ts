@@ -12,9 +12,9 @@ import {
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/http-error';
 import { sendCached } from '../../read-model/cached-body';
-import { siteOrigins } from '../../plugins/security';
-import { referencedImageIds } from '../uploads/routes';
-import { OBJECT_PATH_PREFIX, ownObjectId } from '../uploads/signing';
+import { OBJECT_PATH_PREFIX } from '../../lib/object-path';
+import { siteOrigins } from '../../lib/site-url';
+import { ownObjectId, referencedImageIds } from '../uploads/signing';
 import { audited } from '../audit/repo';
 import * as repo from './repo';
 

@@ -7,14 +7,15 @@ import { uploadedImageSchema, uploadRequestSchema, uploadUrlSchema } from '@shar
 import type { AppContext } from '../../context';
 import { BODY_NOT_OBJECT, badRequest, HttpError } from '../../lib/http-error';
 import { sendRaw } from '../../read-model/cached-body';
-import { siteOrigins } from '../../plugins/security';
+import { OBJECT_PATH_PREFIX } from '../../lib/object-path';
+import { siteOrigins } from '../../lib/site-url';
 import { encodeImage, IMAGE_WIDTHS, ImageRejected, type ImageWidth } from '../../storage/image';
 import type { DirectUploads } from '../../storage/object-storage';
 import {
   completeSubject,
-  OBJECT_PATH_PREFIX,
   signUpload,
   UPLOAD_URL_TTL_MS,
+  referencedImageIds,
   verifyUpload,
 } from './signing';
 
@@ -50,22 +51,6 @@ async function encodeOrRefuse(bytes: Buffer) {
  * answers 404 (docs/decisions/008).
  */
 const UNUSED_IMAGE_GRACE_MS = 24 * 3600_000;
-
-const idsByUpdates = new WeakMap<readonly { imageUrl: string }[], Set<string>>();
-/** The object ids the updates show, computed once per snapshot change. */
-export function referencedImageIds(updates: readonly { imageUrl: string }[]): Set<string> {
-  let ids = idsByUpdates.get(updates);
-  if (!ids) {
-    ids = new Set(
-      updates.flatMap((u) => {
-        const i = u.imageUrl.indexOf(OBJECT_PATH_PREFIX);
-        return i < 0 ? [] : [u.imageUrl.slice(i + OBJECT_PATH_PREFIX.length)];
-      }),
-    );
-    idsByUpdates.set(updates, ids);
-  }
-  return ids;
-}
 
 export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { OBJECT_PATH_PREFIX } from '../../lib/object-path';
 
 /** Upload URLs live this long: enough to pick a photo on a slow phone, short enough to be useless later. */
 export const UPLOAD_URL_TTL_MS = 15 * 60_000;
-export const OBJECT_PATH_PREFIX = '/api/objects/uploads/';
 
 /** What a completion link signs: not the id alone, so it cannot serve as an upload link. */
 export const completeSubject = (id: string) => `complete:${id}`;
@@ -40,4 +40,20 @@ export function ownObjectId(imageUrl: string, origins: string[]): string | undef
   if (!u.pathname.startsWith(OBJECT_PATH_PREFIX)) return undefined;
   const id = u.pathname.slice(OBJECT_PATH_PREFIX.length);
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id) ? id : undefined;
+}
+
+const idsByUpdates = new WeakMap<readonly { imageUrl: string }[], Set<string>>();
+/** The object ids the updates show, computed once per snapshot change. */
+export function referencedImageIds(updates: readonly { imageUrl: string }[]): Set<string> {
+  let ids = idsByUpdates.get(updates);
+  if (!ids) {
+    ids = new Set(
+      updates.flatMap((u) => {
+        const i = u.imageUrl.indexOf(OBJECT_PATH_PREFIX);
+        return i < 0 ? [] : [u.imageUrl.slice(i + OBJECT_PATH_PREFIX.length)];
+      }),
+    );
+    idsByUpdates.set(updates, ids);
+  }
+  return ids;
 }

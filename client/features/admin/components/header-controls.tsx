@@ -1,3 +1,4 @@
+import { PAGE_PATHS } from '@shared/pages';
 import { LogOut, Plus, Settings, ShieldCheck, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Button, type ButtonProps } from '../../../components/ui/button';
@@ -46,7 +47,7 @@ export default function AdminHeaderControls() {
 
   async function handleLogout() {
     // Leaving /admin first avoids flashing its login prompt after a deliberate logout.
-    if (pathname === '/admin') navigate('/');
+    if (pathname === PAGE_PATHS.admin) navigate('/');
     await logout();
   }
 

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { CURRENCIES, CURRENCY_PREFIX, type Currency } from '@shared/constants';
 import { formatMinor, formatMoney } from '@shared/format';
-import type { AdminPledge } from '@shared/schemas/pledge';
+import { amountReceivedTextSchema, type AdminPledge } from '@shared/schemas/pledge';
 import { convertMinor, parseMinor, paymentSummary } from '@shared/received';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
@@ -40,13 +40,13 @@ export function RecordPaymentDialog({
     e.preventDefault();
     if (!pledge) return;
     // Cents are kept (record 013): 12.34 is sent as 1234 minor units.
-    const minor = parseMinor(amount);
-    if (minor === undefined || minor < 1) {
-      setError('Amount received must be an amount of at least 0.01, with at most two decimals');
+    const parsed = amountReceivedTextSchema.safeParse(amount);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]!.message);
       return;
     }
     record.mutate(
-      { pledge, amountReceivedMinor: minor, currencyReceived: currency },
+      { pledge, amountReceivedMinor: parsed.data, currencyReceived: currency },
       { onSuccess: () => onOpenChange(false) },
     );
   }

@@ -2,6 +2,7 @@ import { useState, type ChangeEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   STATEMENT_MAX_BYTES,
+  STATEMENT_TOO_LARGE,
   type StatementImportResult,
   type StatementMapping as Mapping0,
   type StatementPreview,
@@ -36,7 +37,7 @@ export function StatementImport() {
     setSummary(null);
     if (!f) return;
     if (f.size > STATEMENT_MAX_BYTES) {
-      setError('The file is larger than 5 MB. Export a shorter period.');
+      setError(STATEMENT_TOO_LARGE);
       return;
     }
     // The bytes as they are now: the same ones go to the preview and to the import.

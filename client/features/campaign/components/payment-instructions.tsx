@@ -11,13 +11,12 @@ import {
   lastPledgeReference,
 } from '../../../lib/last-pledge';
 import {
-  accountOrder,
   amountToTransferText,
   confirmationNote,
   paymentFileName,
   paymentInstructionsText,
   paymentNote,
-  paymentSections,
+  paymentAccounts,
   REFERENCE_INSTRUCTION,
   type AmountToTransfer,
 } from '@shared/payment-text';
@@ -111,29 +110,8 @@ export function PaymentDetails({
   /** What to send (the pledge, or what is still owed), when known. */
   amount?: AmountToTransfer | null;
 }) {
-  const sections = paymentSections(campaign);
   const { confirmationEmail } = campaign.payment;
   const confirmation = confirmationNote(campaign);
-  const accounts = {
-    usd: (
-      <DetailsCard key="usd" title="USD Wire Transfer" subtitle="For donations in US dollars (US$)">
-        <Details rows={sections.usd} />
-        <h3 className="mt-5 text-sm font-bold tracking-wider text-ink-600 uppercase">
-          Intermediary Bank
-        </h3>
-        <Details rows={sections.intermediary} />
-      </DetailsCard>
-    ),
-    jmd: (
-      <DetailsCard
-        key="jmd"
-        title="JMD Local Bank Transfer"
-        subtitle="For donations in Jamaican dollars (J$) from a local account"
-      >
-        <Details rows={sections.jmd} />
-      </DetailsCard>
-    ),
-  };
   return (
     <>
       {amount ? (
@@ -153,7 +131,19 @@ export function PaymentDetails({
       </div>
 
       <div className="mt-6 grid grid-cols-1 gap-6">
-        {accountOrder(amount?.currency).map((k) => accounts[k])}
+        {paymentAccounts(campaign, amount?.currency).map((a) => (
+          <DetailsCard key={a.key} title={a.title} subtitle={a.subtitle}>
+            <Details rows={a.rows} />
+            {a.intermediary ? (
+              <>
+                <h3 className="mt-5 text-sm font-bold tracking-wider text-ink-600 uppercase">
+                  {a.intermediary.title}
+                </h3>
+                <Details rows={a.intermediary.rows} />
+              </>
+            ) : null}
+          </DetailsCard>
+        ))}
 
         <Card className="flex gap-3 p-5 sm:p-6">
           <Mail className="mt-0.5 h-5 w-5 shrink-0 text-brand-700" aria-hidden="true" />

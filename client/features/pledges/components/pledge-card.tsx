@@ -1,6 +1,6 @@
 import { Heart } from 'lucide-react';
 import { CURRENCIES } from '@shared/constants';
-import { formatMoney, formatNumber, timeAgo } from '@shared/format';
+import { formatMoney, formatNumber, pledgeDisplayName, timeAgo } from '@shared/format';
 import type { Pledge } from '@shared/schemas/pledge';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -11,10 +11,6 @@ interface PledgeCardProps {
   /** Product rule: with admin controls on, the card shows the paid status and "Mark Paid". */
   adminControls?: boolean;
   now?: Date;
-}
-
-function pledgeDisplayName(pledge: Pledge): string {
-  return pledge.isAnonymous ? 'Anonymous' : pledge.name;
 }
 
 function initials(name: string): string {

@@ -1,3 +1,4 @@
+import { PAGE_PATHS } from '@shared/pages';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useRef } from 'react';
@@ -111,7 +112,7 @@ export default function PledgeDialog({
     }
     onOpenChange(false);
     reset(DEFAULTS);
-    navigate('/payment-instructions');
+    navigate(PAGE_PATHS.paymentInstructions);
   };
   const onSubmit = (e: FormEvent<HTMLFormElement>) => handleSubmit(submitPledge)(e);
 

@@ -1,11 +1,12 @@
 import { formatMoney, formatNumber } from '@shared/format';
 import {
-  accountOrder,
   amountToTransferText,
   confirmationNote,
+  paymentAccounts,
+  paymentAccountText,
   paymentNote,
-  paymentSections,
   questionsNote,
+  type PaymentAccount,
 } from '@shared/payment-text';
 import {
   button,
@@ -24,41 +25,28 @@ import {
 export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): RenderedEmail {
   const amount = formatMoney(pledge.amount, pledge.currency);
   const containers = formatNumber(pledge.containers);
-  const s = paymentSections(campaign);
   const reference = pledge.reference ?? null;
   const subject = `Thank you for your pledge to ${campaign.name}: how to complete it`;
   const referenceLine = reference
     ? `Your payment reference is ${reference}. Please put it in the payment note of your transfer so that we can match your payment to your pledge.`
     : null;
-  const rows = (list: [string, string][], indent = '  ') =>
-    list.map(([k, v]) => `${indent}${k}: ${v}`).join('\n');
   // The amount to send, the account of the pledge's currency first, the reference alone in the
   // note, and no request to e-mail a confirmation unless the campaign asks for one (issue 24).
   const toTransfer = amountToTransferText({
     amountMinor: pledge.amount * 100,
     currency: pledge.currency,
   });
-  const order = accountOrder(pledge.currency);
+  const accounts = paymentAccounts(campaign, pledge.currency);
   const note = paymentNote(campaign, reference);
   const confirmation = confirmationNote(campaign);
-  const textAccounts = {
-    usd: [
-      'USD WIRE TRANSFER',
-      rows(s.usd),
-      '  Intermediary Bank',
-      rows(s.intermediary, '    '),
-      '',
-    ],
-    jmd: ['JMD LOCAL BANK TRANSFER', rows(s.jmd), ''],
-  };
-  const htmlAccounts = {
-    usd: html`<h2 style="font-size:18px;margin:24px 0 4px;">USD Wire Transfer</h2>
-      ${detailsTable(s.usd)}
-      <h3 style="font-size:15px;margin:8px 0 4px;">Intermediary Bank</h3>
-      ${detailsTable(s.intermediary)}`,
-    jmd: html`<h2 style="font-size:18px;margin:24px 0 4px;">JMD Local Bank Transfer</h2>
-      ${detailsTable(s.jmd)}`,
-  };
+  const htmlAccount = (a: PaymentAccount) =>
+    a.intermediary
+      ? html`<h2 style="font-size:18px;margin:24px 0 4px;">${a.title}</h2>
+          ${detailsTable(a.rows)}
+          <h3 style="font-size:15px;margin:8px 0 4px;">${a.intermediary.title}</h3>
+          ${detailsTable(a.intermediary.rows)}`
+      : html`<h2 style="font-size:18px;margin:24px 0 4px;">${a.title}</h2>
+          ${detailsTable(a.rows)}`;
 
   const text = [
     `Dear ${greetingName(pledge.name)},`,
@@ -69,7 +57,7 @@ export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): R
     'To complete your donation, please send a bank transfer using the details below.',
     toTransfer,
     '',
-    ...order.flatMap((k) => textAccounts[k]),
+    ...accounts.flatMap((a) => paymentAccountText(a, false)),
     note,
     ...(confirmation ? [confirmation] : []),
     questionsNote(campaign),
@@ -91,7 +79,7 @@ export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): R
     ${reference ? html`<p style="background:#fef3c7;border:1px solid #f59e0b;border-radius:8px;padding:12px;">Your payment reference is <strong style="font-size:18px;">${reference}</strong>. Please put it in the payment note of your transfer so that we can match your payment to your pledge.</p>` : null}
     <p>To complete your donation, please send a bank transfer using the details below.</p>
     <p><strong>${toTransfer}</strong></p>
-    ${htmlAccounts[order[0]!]} ${htmlAccounts[order[1]!]}
+    ${htmlAccount(accounts[0]!)} ${htmlAccount(accounts[1]!)}
     <p>${note}</p>
     ${confirmation ? html`<p>${confirmation}</p>` : null}
     <p>${questionsNote(campaign)}</p>

@@ -1,5 +1,6 @@
 import type { Campaign } from '@shared/schemas/campaign';
 import type { Currency } from '@shared/constants';
+import { escapeHtml } from '../../../lib/html';
 
 /** What a template gets: one pledge (the recipient's own, never anyone else's) and the campaign. */
 export interface EmailData {
@@ -45,14 +46,6 @@ export function greetingName(name: string): string {
   const letters = first.replace(/[^\p{L}\p{M}'’-]/gu, '').replace(/^[-'’]+|[-'’]+$/gu, '');
   const cut = Array.from(letters).slice(0, 40).join('');
   return /\p{L}/u.test(cut) ? cut : 'donor';
-}
-
-/** Safe HTML text: a donor's name like `<b>` is shown, never interpreted. */
-function escapeHtml(value: string | number): string {
-  return String(value).replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 }
 
 /** A tagged template that escapes every interpolation unless it is already `Html`. */

@@ -1,4 +1,8 @@
-import { STATEMENT_MAX_BYTES, type StatementFormat } from '@shared/schemas/statement';
+import {
+  STATEMENT_MAX_BYTES,
+  STATEMENT_TOO_LARGE,
+  type StatementFormat,
+} from '@shared/schemas/statement';
 import { badRequest } from '../../../lib/http-error';
 import { NOT_CSV } from './csv';
 import { Slicer } from './slicer';
@@ -41,8 +45,7 @@ export async function decodeStatement(
   slicer: Slicer = new Slicer(),
 ): Promise<{ text: string; encoding: string }> {
   if (bytes.length === 0) throw badRequest('The file is empty');
-  if (bytes.length > STATEMENT_MAX_BYTES)
-    throw badRequest('The file is larger than 5 MB. Export a shorter period.');
+  if (bytes.length > STATEMENT_MAX_BYTES) throw badRequest(STATEMENT_TOO_LARGE);
   if (bytes.length >= 4) {
     const head = bytes.subarray(0, 8);
     if (

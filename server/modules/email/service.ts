@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config';
 import type { Database, DbOrTx } from '../../db/client';
 import { AttemptLimit } from '../../lib/attempt-limit';
+import { clientKey } from '../../lib/client-key';
 import { siteBaseUrl } from '../../lib/site-url';
 import * as adminRepo from '../admin/repo';
+import { audited } from '../audit/repo';
+import * as pledgeRepo from '../pledges/repo';
 import { fileMailer, smtpMailer } from './mailer';
 import * as repo from './repo';
-import { hashToken, StatusLinks } from './status-links';
+import { hashToken, StatusLinks, tokenMatches } from './status-links';
 import { EmailWorker } from './worker';
 
 export interface EmailService {
@@ -127,4 +130,65 @@ export async function createEmailService(
     donorSaysSentFor: repo.donorSaysSentFor,
     countWaiting: () => repo.countWaiting(database.db),
   };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The pledge behind a status link, or undefined for anything else (unknown id, wrong or missing
+ * token). Used by the status API and by the page route, which answers the 404 page otherwise.
+ */
+async function pledgeForLink(db: DbOrTx, id: unknown, token: unknown) {
+  if (typeof id !== 'string' || !UUID.test(id)) return undefined;
+  const link = await repo.findLink(db, id.toLowerCase());
+  if (!tokenMatches(token, link?.tokenHash)) return undefined;
+  const pledge = await pledgeRepo.findPledge(db, id.toLowerCase());
+  return pledge && link ? { pledge, link } : undefined;
+}
+
+/**
+ * pledgeForLink for a request, within the client's limit of wrong links (second review 2.10):
+ * counted before the lookup, given back when the link is right.
+ */
+export async function pledgeForRequest(
+  db: DbOrTx,
+  email: Pick<EmailService, 'statusLimit'>,
+  request: FastifyRequest,
+  id: unknown,
+  token: unknown,
+) {
+  const key = clientKey(request.ip);
+  email.statusLimit.hit(key);
+  const found = await pledgeForLink(db, id, token);
+  if (found) email.statusLimit.undo(key);
+  return found;
+}
+
+/**
+ * "Resend instructions": a new message through the same outbox, queued and audited together so
+ * the audit log never misses a resend. Undefined when there is no such pledge.
+ */
+export async function resendInstructions(
+  db: DbOrTx,
+  email: Pick<EmailService, 'enqueue' | 'worker'>,
+  request: FastifyRequest,
+  id: string,
+): Promise<boolean> {
+  const pledge = await pledgeRepo.findPledge(db, id);
+  if (!pledge) return false;
+  await audited(db, request, async (tx) => {
+    await email.enqueue(tx, id, 'instructions');
+    return {
+      result: undefined,
+      audit: {
+        action: 'pledge.resend_instructions',
+        targetType: 'pledge',
+        targetId: id,
+        pledgeId: id,
+        pledgeReference: pledge.reference,
+      },
+    };
+  });
+  email.worker.kick();
+  return true;
 }

@@ -1,0 +1,37 @@
+/**
+ * The site's pages: their addresses and document titles, one list for the client's router, the
+ * server that answers and renders them, and the status links in e-mails. Any other address is the
+ * 404 page.
+ */
+export const PAGE_PATHS = {
+  home: '/',
+  paymentInstructions: '/payment-instructions',
+  admin: '/admin',
+} as const;
+
+/** The pages with a fixed address (the donor's status page has one per pledge). */
+export const APP_ROUTES: readonly string[] = Object.values(PAGE_PATHS);
+
+/** The donor's status page, /pledge/{id}?t={token}. */
+export const STATUS_PAGE_PREFIX = '/pledge/';
+export const STATUS_PATH = /^\/pledge\/([^/]+)$/;
+
+export function statusPagePath(pledgeId: string, token: string): string {
+  return `${STATUS_PAGE_PREFIX}${pledgeId}?t=${token}`;
+}
+
+export const NOT_FOUND_TITLE = '404 Page Not Found';
+export const STATUS_TITLE = 'Your Pledge Status';
+
+const TITLES: Record<string, string> = {
+  [PAGE_PATHS.home]: 'Meals for Recovery Jamaica — Pledge meal containers',
+  [PAGE_PATHS.paymentInstructions]: 'Thank You for Your Pledge — Payment instructions',
+  [PAGE_PATHS.admin]: 'Admin Dashboard',
+};
+
+/** The document title of a route (the server puts it in the HTML it renders). */
+export function routeTitle(pathname: string, notFound = false): string {
+  if (notFound) return NOT_FOUND_TITLE;
+  if (STATUS_PATH.test(pathname)) return STATUS_TITLE;
+  return TITLES[pathname] ?? NOT_FOUND_TITLE;
+}
