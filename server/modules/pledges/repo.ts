@@ -286,16 +286,6 @@ export async function activePayments(db: DbOrTx, pledgeId: string): Promise<Paym
     .orderBy(asc(payments.recordedAt), asc(payments.id));
 }
 
-/** Every payment of these pledges (reversed ones too), oldest first. */
-async function paymentsOf(db: DbOrTx, pledgeIds: string[]): Promise<PaymentRow[]> {
-  if (pledgeIds.length === 0) return [];
-  return db
-    .select()
-    .from(payments)
-    .where(inArray(payments.pledgeId, pledgeIds))
-    .orderBy(asc(payments.recordedAt), asc(payments.id));
-}
-
 /** The active payments recorded from these statement lines. */
 export async function activePaymentsOfLines(db: DbOrTx, lineIds: string[]) {
   if (lineIds.length === 0) return [];

@@ -190,10 +190,6 @@ export async function firstOpenLinesAfterImport(
   return own.length >= limit ? own : (await openLinesPage(db, { page: 1, pageSize: limit })).rows;
 }
 
-async function openLines(db: DbOrTx): Promise<StatementLineRow[]> {
-  return (await openLinesPage(db, { page: 1, pageSize: 2000 })).rows;
-}
-
 export async function findLine(db: DbOrTx, id: string): Promise<StatementLineRow | undefined> {
   return (await db.select().from(statementLines).where(eq(statementLines.id, id)))[0];
 }
