@@ -53,6 +53,7 @@ export default defineConfig((env) =>
             // `@vitest-environment jsdom`): setting one up cost ~1 CPU-s per file.
             environment: 'node',
             isolate: false,
+            setupFiles: ['tests/setup/console-errors.ts'],
           },
         },
         ...(['pglite', 'postgres'] as const).map((db) => ({
@@ -73,7 +74,7 @@ export default defineConfig((env) =>
             // importing them again for every file cost more than the tests (docs/decisions/011).
             // Each file still starts its own app on its own database.
             isolate: false,
-            setupFiles: ['tests/setup/reset-fixtures.ts'],
+            setupFiles: ['tests/setup/reset-fixtures.ts', 'tests/setup/error-logs.ts'],
           },
         })),
         {
@@ -109,7 +110,7 @@ export default defineConfig((env) =>
             // One worker for the project's files, as in the API projects: a fresh one per file spent
             // seconds importing the server again between two timing tests.
             isolate: false,
-            setupFiles: ['tests/setup/reset-fixtures.ts'],
+            setupFiles: ['tests/setup/reset-fixtures.ts', 'tests/setup/error-logs.ts'],
             sequence: { groupOrder: 1 },
           },
         })),
