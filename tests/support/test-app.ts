@@ -14,6 +14,7 @@ import { loadConfig, type AppConfig } from '../../server/config';
 import { openPostgres, pgliteOptions, wrapPglite, type Database } from '../../server/db/client';
 import { adminQuery, databaseUrl } from '../setup/services';
 import { TEST_ADMIN_PASSWORD } from './admin-password';
+import { login } from './api';
 import { databasePool, type PoolDriver } from './database-pool';
 
 export { TEST_ADMIN_PASSWORD };
@@ -174,7 +175,7 @@ export interface TestApp {
   config: AppConfig;
   database: Database;
   dataDir: string;
-  /** Logs in with the test password and returns the Cookie header value. */
+  /** Logs in with the test password and returns the Cookie header value (api.ts's `login`). */
   login(): Promise<string>;
   /** fetch against the app with JSON defaults (and an optional cookie). */
   request(
@@ -257,15 +258,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     database,
     dataDir,
     request,
-    async login() {
-      const res = await request('/api/admin/login', {
-        method: 'POST',
-        json: { password: TEST_ADMIN_PASSWORD },
-      });
-      if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-      const setCookie = res.headers.get('set-cookie') ?? '';
-      return setCookie.split(';')[0]!;
-    },
+    login: () => login(baseUrl),
     async close() {
       try {
         await app.close();
