@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../tests/support/test-app';
+import { type TestApp } from '../../../tests/support/test-app';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 
 interface OpenApiDocument {
   openapi: string;
@@ -79,33 +79,32 @@ function routerRoutes(t: TestApp): string[] {
 describe('GET /api/docs', () => {
   let t: TestApp;
   let doc: OpenApiDocument;
-  beforeAll(async () => {
-    t = await startTestApp();
+  test.beforeAll(async ({ app }) => {
+    t = app;
     const res = await t.request('/api/docs');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     doc = (await res.json()) as OpenApiDocument;
   });
-  afterAll(() => t.close());
 
   const documented = () =>
     Object.entries(doc.paths).flatMap(([url, ops]) =>
       Object.keys(ops).map((method) => `${method.toUpperCase()} ${url}`),
     );
 
-  it('is an OpenAPI 3.1 document listing every route of the API, each once', () => {
+  test('is an OpenAPI 3.1 document listing every route of the API, each once', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(documented().sort()).toEqual([...EXPECTED].sort());
   });
 
-  it('lists every route the router holds under /api and the app pages', () => {
+  test('lists every route the router holds under /api and the app pages', () => {
     const all = routerRoutes(t);
     const api = all.filter((r) => / \/api\//.test(r) || EXPECTED.includes(r));
     expect(api.length, all.join('\n')).toBeGreaterThanOrEqual(EXPECTED.length);
     expect(documented().sort()).toEqual([...new Set(api)].sort());
   });
 
-  it('gives every route its responses, and the inputs of the routes that take them', () => {
+  test('gives every route its responses, and the inputs of the routes that take them', () => {
     for (const [url, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         expect(Object.keys(op.responses ?? {}), `${method} ${url}`).not.toHaveLength(0);
