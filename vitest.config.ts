@@ -13,6 +13,20 @@ const API_TESTS = [
   'tests/reliability/**/*.test.ts',
 ];
 /**
+ * API files about HTTP alone (headers, cross-site checks, address decoding, the OpenAPI document,
+ * the configuration, a 413 to a client still sending, the https cookie's attributes): they read
+ * or write nothing a database driver could answer differently, so they run on PGlite only. Every
+ * file that touches the database still runs on both.
+ */
+const PGLITE_ONLY = [
+  'server/config.test.ts',
+  'server/plugins/security.test.ts',
+  'server/plugins/bad-address.test.ts',
+  'server/modules/docs/routes.test.ts',
+  'tests/security/oversized-body.test.ts',
+  'tests/security/session-cookie-https.test.ts',
+];
+/**
  * Timing tests: R7 (graceful shutdown) times a SIGTERM against requests in flight; R4 (database
  * outage), R6 (slow clients) and 9.1 (public lists at 100,000 pledges) assert latencies. They run
  * in the reliability-* projects, after the rest, two files at a time. The other reliability tests assert
@@ -53,6 +67,7 @@ export default defineConfig((env) =>
             // `@vitest-environment jsdom`): setting one up cost ~1 CPU-s per file.
             environment: 'node',
             isolate: false,
+            setupFiles: ['tests/setup/console-errors.ts'],
           },
         },
         ...(['pglite', 'postgres'] as const).map((db) => ({
@@ -65,7 +80,7 @@ export default defineConfig((env) =>
               'server/**/*.unit.test.ts',
               ...SERIAL_TESTS,
               // *.postgres.test.ts: PostgreSQL only (two instances, a database outage through a proxy).
-              ...(db === 'pglite' ? ['tests/**/*.postgres.test.ts'] : []),
+              ...(db === 'pglite' ? ['tests/**/*.postgres.test.ts'] : PGLITE_ONLY),
             ],
             env: { TEST_DB: db },
             environment: 'node',
@@ -73,7 +88,7 @@ export default defineConfig((env) =>
             // importing them again for every file cost more than the tests (docs/decisions/011).
             // Each file still starts its own app on its own database.
             isolate: false,
-            setupFiles: ['tests/setup/reset-fixtures.ts'],
+            setupFiles: ['tests/setup/reset-fixtures.ts', 'tests/setup/error-logs.ts'],
           },
         })),
         {
@@ -109,7 +124,7 @@ export default defineConfig((env) =>
             // One worker for the project's files, as in the API projects: a fresh one per file spent
             // seconds importing the server again between two timing tests.
             isolate: false,
-            setupFiles: ['tests/setup/reset-fixtures.ts'],
+            setupFiles: ['tests/setup/reset-fixtures.ts', 'tests/setup/error-logs.ts'],
             sequence: { groupOrder: 1 },
           },
         })),

@@ -1,6 +1,6 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../tests/support/test-app';
+import { type TestApp } from '../../tests/support/test-app';
+import { describe, expect, test } from '../../tests/support/fixtures';
 
 /**
  * Nothing a client sends may cause a 5xx: wrong types, odd bytes, huge or malformed bodies and
@@ -10,16 +10,15 @@ describe('bad requests never cause a 500', () => {
   let t: TestApp;
   let cookie: string;
   let pledgeId: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
     const res = await t.request('/api/pledges', {
       method: 'POST',
       json: { name: 'Ann', email: 'ann@donors.test', amount: 10 },
     });
     pledgeId = (await res.json()).id;
   });
-  afterAll(() => t.close());
 
   const pledgeCount = async () =>
     ((await (await t.request('/api/progress')).json()) as { pledgeCount: number }).pledgeCount;
@@ -46,7 +45,7 @@ describe('bad requests never cause a 500', () => {
     else if (message) expect(body.message).toMatch(message);
   }
 
-  it('answers a 2 MB JSON body with 413 (public, admin and login routes)', async () => {
+  test('answers a 2 MB JSON body with 413 (public, admin and login routes)', async () => {
     const big = JSON.stringify({
       name: 'A'.repeat(2 * 1024 * 1024),
       email: 'a@donors.test',
@@ -67,7 +66,7 @@ describe('bad requests never cause a 500', () => {
     expect(await pledgeCount()).toBe(1);
   });
 
-  it.each([
+  test.each([
     'text/plain',
     'text/plain;charset=UTF-8',
     'application/x-www-form-urlencoded',
@@ -86,11 +85,11 @@ describe('bad requests never cause a 500', () => {
     expect(await pledgeCount()).toBe(1);
   });
 
-  it('answers a body without a content type with 415', async () => {
+  test('answers a body without a content type with 415', async () => {
     await expectJsonError(await raw('/api/pledges', '{"name":"A"}', null), 415);
   });
 
-  it('accepts application/json with a charset', async () => {
+  test('accepts application/json with a charset', async () => {
     const res = await raw(
       '/api/pledges',
       JSON.stringify({ name: 'Charset', email: 'c@donors.test', amount: 5 }),
@@ -99,7 +98,7 @@ describe('bad requests never cause a 500', () => {
     expect(res.status).toBe(201);
   });
 
-  it.each([
+  test.each([
     ['truncated JSON', '{"name": "A", "email": '],
     ['single quotes', "{'name': 'A'}"],
     ['a trailing comma', '{"name":"A",}'],
@@ -114,7 +113,7 @@ describe('bad requests never cause a 500', () => {
     );
   });
 
-  it('refuses prototype-pollution keys', async () => {
+  test('refuses prototype-pollution keys', async () => {
     for (const body of [
       '{"__proto__":{"isPaid":true},"name":"A","email":"a@donors.test","amount":5}',
       '{"constructor":{"prototype":{"isPaid":true}},"name":"A","email":"a@donors.test","amount":5}',
@@ -125,7 +124,7 @@ describe('bad requests never cause a 500', () => {
     expect(({} as Record<string, unknown>).isPaid).toBeUndefined();
   });
 
-  it('treats numbers past every range as a validation error', async () => {
+  test('treats numbers past every range as a validation error', async () => {
     const before = await pledgeCount();
     for (const amount of [
       '1e400',
@@ -144,14 +143,14 @@ describe('bad requests never cause a 500', () => {
     expect(await pledgeCount()).toBe(before);
   });
 
-  it('refuses text with lone surrogates and control characters', async () => {
+  test('refuses text with lone surrogates and control characters', async () => {
     for (const name of ['"\\ud800"', '"A\\u0000"', '"A\\u001b[31m"', '"A\\nB"', '"\\u202e"']) {
       const res = await raw('/api/pledges', `{"name":${name},"email":"a@donors.test","amount":5}`);
       expect(res.status, name).toBe(400);
     }
   });
 
-  it('copes with bytes that are not UTF-8', async () => {
+  test('copes with bytes that are not UTF-8', async () => {
     const bytes = Buffer.concat([
       Buffer.from('{"name":"A'),
       Buffer.from([0xff, 0xfe, 0xc3]),
@@ -161,14 +160,14 @@ describe('bad requests never cause a 500', () => {
     expect(res.status).toBeLessThan(500);
   });
 
-  it('answers deeply nested JSON with 4xx', async () => {
+  test('answers deeply nested JSON with 4xx', async () => {
     const deep = '{"updates":' + '['.repeat(20_000) + ']'.repeat(20_000) + '}';
     const res = await raw(`/api/pledges/${pledgeId}`, deep, undefined, 'PATCH', true);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
   });
 
-  it('answers wrong types in every field with 400', async () => {
+  test('answers wrong types in every field with 400', async () => {
     const values = [null, true, 0, -1, 1.5, '', 'x', [], {}, ['a'], { a: 1 }];
     for (const v of values) {
       for (const key of ['name', 'email', 'amount', 'currency', 'isAnonymous']) {
@@ -204,7 +203,7 @@ describe('bad requests never cause a 500', () => {
     }
   });
 
-  it('answers odd query strings and paths with 4xx', async () => {
+  test('answers odd query strings and paths with 4xx', async () => {
     for (const url of [
       '/api/pledges?limit=1&limit=2',
       '/api/pledges?limit=%00',
@@ -223,18 +222,18 @@ describe('bad requests never cause a 500', () => {
     }
   });
 
-  it('ignores unknown query parameters', async () => {
+  test('ignores unknown query parameters', async () => {
     expect((await t.request('/api/pledges?limit[]=1&x=%00')).status).toBe(200);
   });
 
-  it('answers unknown API paths with a JSON 404', async () => {
+  test('answers unknown API paths with a JSON 404', async () => {
     const res = await t.request('/api/nope');
     await expectJsonError(res, 404, 'Not found: GET /api/nope');
     const post = await t.request('/api/pledges/extra/path', { method: 'POST', json: {} });
     expect(post.status).toBe(404);
   });
 
-  it('refuses method-override headers', async () => {
+  test('refuses method-override headers', async () => {
     const res = await t.request('/api/pledges', {
       method: 'POST',
       headers: { 'x-http-method-override': 'DELETE' },
@@ -243,7 +242,7 @@ describe('bad requests never cause a 500', () => {
     expect(res.status).toBe(405);
   });
 
-  it('survives a client that sends less body than it announced', async () => {
+  test('survives a client that sends less body than it announced', async () => {
     const url = new URL(t.baseUrl);
     await new Promise<void>((resolve) => {
       const socket = net.connect(Number(url.port), url.hostname, () => {

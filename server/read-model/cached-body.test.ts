@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../tests/support/test-app';
+import { type TestApp } from '../../tests/support/test-app';
+import { describe, expect, test } from '../../tests/support/fixtures';
 import { preferredEncoding } from './cached-body';
 
 /** Raw bytes and headers (fetch would decompress behind our back). */
@@ -31,10 +31,12 @@ const decode = (r: Awaited<ReturnType<typeof get>>) =>
       ? gunzipSync(r.body).toString()
       : r.body.toString();
 
+test.override('appOptions', { env: { RATE_LIMIT_PLEDGES_PER_MINUTE: '0' } });
+
 describe('pre-compressed bodies', () => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_PLEDGES_PER_MINUTE: '0' } });
+  test.beforeAll(async ({ app }) => {
+    t = app;
     for (let i = 0; i < 30; i++) {
       await t.request('/api/pledges', {
         method: 'POST',
@@ -42,9 +44,8 @@ describe('pre-compressed bodies', () => {
       });
     }
   });
-  afterAll(() => t.close());
 
-  it('picks br, else gzip, as the client accepts (q=0 refuses)', () => {
+  test('picks br, else gzip, as the client accepts (q=0 refuses)', () => {
     expect(preferredEncoding(undefined)).toBe('identity');
     expect(preferredEncoding('gzip, deflate, br, zstd')).toBe('br');
     expect(preferredEncoding('gzip, deflate')).toBe('gzip');
@@ -55,7 +56,7 @@ describe('pre-compressed bodies', () => {
   });
 
   for (const path of ['/', '/api/pledges?limit=8', '/api/pledges', '/api/updates']) {
-    it(`${path}: the same content whatever the encoding, with Vary`, async () => {
+    test(`${path}: the same content whatever the encoding, with Vary`, async () => {
       const plain = await get(t, path);
       expect(plain.status).toBe(200);
       expect(plain.headers['content-encoding']).toBeUndefined();

@@ -1,3 +1,4 @@
+import type { Progress } from '@shared/schemas/progress';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptsBeforeInteractive } from '../../bench/lib/home-js';
@@ -21,7 +22,7 @@ import { startServer, type RunningServer } from './support/server';
 const JS_BUDGET_KB = 120;
 
 let server: RunningServer;
-let progress: api.Progress;
+let progress: Progress;
 let statusUrl: string;
 
 beforeAll(async () => {

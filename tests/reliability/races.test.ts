@@ -1,21 +1,24 @@
 import { sql } from 'drizzle-orm';
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
 import { containersFor } from '@shared/containers';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { type TestApp } from '../support/test-app';
+import { describe, expect, test } from '../support/fixtures';
 import { adminPledges as allPledges, progress } from '../support/api';
 import { request } from '../support/http';
 
 /**
  * R2: requests racing for the same rows. On PostgreSQL they really run side by side (pool of 10).
  */
+test.override('appOptions', { env: { RATE_LIMIT_PLEDGES_PER_MINUTE: '0' } });
+
 describe('R2 races', () => {
   let t: TestApp;
   let cookie: string;
   let agent: http.Agent;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_PLEDGES_PER_MINUTE: '0' } });
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
     // At most 40 requests at once, each on its own connection: a kept-alive socket that the server
     // closes after 5 idle seconds (a slow, shared machine) could be reused just then and reset,
     // which is the client's race, not an answer of the server's.
@@ -23,7 +26,6 @@ describe('R2 races', () => {
   });
   afterAll(async () => {
     agent.destroy();
-    await t.close();
   });
 
   const pledge = async (amount = 110) => {
@@ -63,7 +65,7 @@ describe('R2 races', () => {
     expect(p.confirmedAmount).toBe(confirmed);
   }
 
-  it('20 parallel confirms of one pledge make one transition', async () => {
+  test('20 parallel confirms of one pledge make one transition', async () => {
     const id = await pledge(1100);
     const answers = await Promise.all(
       Array.from({ length: 20 }, () => call('PUT', `/api/pledges/${id}/confirm`, {})),
@@ -78,7 +80,7 @@ describe('R2 races', () => {
     await expectConsistent();
   });
 
-  it('concurrent progress updates leave one clean final value', async () => {
+  test('concurrent progress updates leave one clean final value', async () => {
     const values = Array.from({ length: 20 }, (_, i) => (i - 10) * 137);
     const answers = await Promise.all(
       values.map((v) =>
@@ -96,7 +98,7 @@ describe('R2 races', () => {
     await expectConsistent();
   });
 
-  it('confirm and edit racing delete never answer 5xx, and the totals stay exact', async () => {
+  test('confirm and edit racing delete never answer 5xx, and the totals stay exact', async () => {
     const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => pledge(100 + i)));
     const answers = await Promise.all(
       ids.flatMap((id, i) => [
@@ -114,7 +116,7 @@ describe('R2 races', () => {
     await expectConsistent();
   });
 
-  it('new pledges racing admin edits keep the totals exact', async () => {
+  test('new pledges racing admin edits keep the totals exact', async () => {
     const existing = await Promise.all(Array.from({ length: 10 }, () => pledge(220)));
     await Promise.all([
       ...Array.from({ length: 60 }, () => pledge(330)),

@@ -1,9 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createPledge } from '../support/api';
-
-const donorCount = async (t: TestApp) =>
-  ((await (await t.request('/api/progress')).json()) as { donorCount: number }).donorCount;
+import { describe, expect, test } from '../support/fixtures';
 
 /**
  * Review finding 9.5 (docs/SECURITY.md): donorCount counted the distinct e-mails of every pledge,
@@ -12,64 +7,69 @@ const donorCount = async (t: TestApp) =>
  * once (docs/decisions/008): a new pledge always adds one, whoever's address it carries.
  */
 describe('9.5 the public donor count is not an e-mail oracle', () => {
-  let t: TestApp;
-  let cookie: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
-  });
-  afterAll(() => t.close());
+  const donorCount = async (progress: () => Promise<{ donorCount: number }>) =>
+    (await progress()).donorCount;
+  const confirmed = async (confirm: (id: string) => Promise<Response>, id: string) =>
+    expect((await confirm(id)).status).toBe(200);
 
-  const confirm = async (id: string) => {
-    const res = await t.request(`/api/pledges/${id}/confirm`, { method: 'PUT', cookie, json: {} });
-    expect(res.status).toBe(200);
-  };
-
-  it('moves the same way whether or not the address pledged before', async () => {
-    const victim = await createPledge(t, { email: 'victim@example.test', isAnonymous: true });
-    await confirm(victim.id);
-    const base = await donorCount(t);
+  test('moves the same way whether or not the address pledged before', async ({
+    pledge,
+    confirm,
+    progress,
+  }) => {
+    const victim = await pledge({ email: 'victim@example.test', isAnonymous: true });
+    await confirmed(confirm, victim.id);
+    const base = await donorCount(progress);
     expect(base).toBe(1);
     // The attacker probes a known donor and a new address: each pledge adds exactly one.
-    await createPledge(t, { email: 'VICTIM@example.test' });
-    expect(await donorCount(t)).toBe(base + 1);
-    await createPledge(t, { email: 'stranger@example.test' });
-    expect(await donorCount(t)).toBe(base + 2);
+    await pledge({ email: 'VICTIM@example.test' });
+    expect(await donorCount(progress)).toBe(base + 1);
+    await pledge({ email: 'stranger@example.test' });
+    expect(await donorCount(progress)).toBe(base + 2);
   });
 
-  it('counts pending pledges at once, and confirmed ones by distinct e-mail', async () => {
-    const base = await donorCount(t);
-    const a = await createPledge(t, { email: 'new.donor@example.test' });
-    const b = await createPledge(t, { email: 'New.Donor@Example.test' });
-    expect(await donorCount(t)).toBe(base + 2);
-    await confirm(a.id);
-    expect(await donorCount(t)).toBe(base + 2);
-    await confirm(b.id);
-    expect(await donorCount(t)).toBe(base + 1);
+  test('counts pending pledges at once, and confirmed ones by distinct e-mail', async ({
+    adminClient,
+    pledge,
+    confirm,
+    progress,
+  }) => {
+    const base = await donorCount(progress);
+    const a = await pledge({ email: 'new.donor@example.test' });
+    const b = await pledge({ email: 'New.Donor@Example.test' });
+    expect(await donorCount(progress)).toBe(base + 2);
+    await confirmed(confirm, a.id);
+    expect(await donorCount(progress)).toBe(base + 2);
+    await confirmed(confirm, b.id);
+    expect(await donorCount(progress)).toBe(base + 1);
     // Deleting one of the two confirmed pledges keeps the donor; deleting both removes them.
-    expect((await t.request(`/api/pledges/${a.id}`, { method: 'DELETE', cookie })).status).toBe(
+    expect((await adminClient.request(`/api/pledges/${a.id}`, { method: 'DELETE' })).status).toBe(
       200,
     );
-    expect(await donorCount(t)).toBe(base + 1);
-    expect((await t.request(`/api/pledges/${b.id}`, { method: 'DELETE', cookie })).status).toBe(
+    expect(await donorCount(progress)).toBe(base + 1);
+    expect((await adminClient.request(`/api/pledges/${b.id}`, { method: 'DELETE' })).status).toBe(
       200,
     );
-    expect(await donorCount(t)).toBe(base);
+    expect(await donorCount(progress)).toBe(base);
   });
 
-  it('follows an admin edit of a confirmed pledge e-mail', async () => {
-    const base = await donorCount(t);
-    const a = await createPledge(t, { email: 'first@example.test' });
-    await confirm(a.id);
-    expect(await donorCount(t)).toBe(base + 1);
+  test('follows an admin edit of a confirmed pledge e-mail', async ({
+    adminClient,
+    pledge,
+    confirm,
+    progress,
+  }) => {
+    const base = await donorCount(progress);
+    const a = await pledge({ email: 'first@example.test' });
+    await confirmed(confirm, a.id);
+    expect(await donorCount(progress)).toBe(base + 1);
     const victim = 'victim@example.test';
-    const res = await t.request(`/api/pledges/${a.id}`, {
+    const res = await adminClient.request(`/api/pledges/${a.id}`, {
       method: 'PATCH',
-      cookie,
       json: { updates: { email: victim } },
     });
     expect(res.status).toBe(200);
     // Now the same donor as the first test's confirmed victim.
-    expect(await donorCount(t)).toBe(base);
+    expect(await donorCount(progress)).toBe(base);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { samplePng } from '../fixtures';
-import { startTestApp, testDbKind, type TestApp } from '../support/test-app';
+import { expectErrorLogs, startTestApp, testDbKind, type TestApp } from '../support/test-app';
 import { adminPledge, createPledge, uploadUrl } from '../support/api';
 import { rawRequest } from '../support/http';
 
@@ -86,8 +86,11 @@ describe('9.2 percent-encoded paths and the disk guard', () => {
     testDbKind() === 'pglite'
       ? { what: 'a pledge', run: refusesPledges }
       : { what: 'an image upload', run: refusesUploads };
-  it(`refuses ${guarded.what} with 507 however the path is spelled, and stores nothing`, () =>
-    guarded.run());
+  it(`refuses ${guarded.what} with 507 however the path is spelled, and stores nothing`, () => {
+    // The disk guard logs each refusal at error level: an operator must see it.
+    expectErrorLogs(/"msg":"disk nearly full"/);
+    return guarded.run();
+  });
 
   async function refusesPledges() {
     const body = JSON.stringify({ name: 'Encoded', email: 'enc@example.test', amount: 110 });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadImage } from '../support/api';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { describe, expect, test } from '../support/fixtures';
+import type { TestApp } from '../support/test-app';
 
 const HOUR = 3600_000;
 
@@ -8,15 +8,16 @@ const HOUR = 3600_000;
  * Review finding 9.6 (docs/SECURITY.md): a deleted update's photo (or a replaced one) was still
  * served for ever, cached by browsers and proxies for a year as immutable.
  */
+let clock = Date.now();
+test.override('appOptions', { now: () => new Date(clock) });
+
 describe('9.6 images no update references', () => {
   let t: TestApp;
   let cookie: string;
-  let clock = Date.now();
-  beforeAll(async () => {
-    t = await startTestApp({ now: () => new Date(clock) });
-    cookie = await t.login();
+  test.beforeAll(({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
   });
-  afterAll(() => t.close());
 
   const get = (url: string) => fetch(url);
   const post = (imageUrl: string) =>
@@ -26,7 +27,7 @@ describe('9.6 images no update references', () => {
       json: { imageUrl, recipient: 'Shelter', containerCount: 10, deliveryDate: '2025-01-05' },
     });
 
-  it('serves a referenced image with a short cache lifetime, then 404 once its update is deleted', async () => {
+  test('serves a referenced image with a short cache lifetime, then 404 once its update is deleted', async () => {
     const imageUrl = await uploadImage(t, cookie);
     const created = await post(imageUrl);
     expect(created.status).toBe(201);
@@ -44,7 +45,7 @@ describe('9.6 images no update references', () => {
     expect((await get(`${imageUrl}?w=400`)).status).toBe(404);
   });
 
-  it('stops serving the old image when an update gets a new one', async () => {
+  test('stops serving the old image when an update gets a new one', async () => {
     const first = await uploadImage(t, cookie);
     const created = await post(first);
     const { id } = (await created.json()) as { id: string };
@@ -59,7 +60,7 @@ describe('9.6 images no update references', () => {
     expect((await get(first)).status).toBe(404);
   });
 
-  it('serves a fresh upload no update uses yet (the admin is still filling in the form), for a while', async () => {
+  test('serves a fresh upload no update uses yet (the admin is still filling in the form), for a while', async () => {
     const pending = await uploadImage(t, cookie);
     expect((await get(pending)).status).toBe(200);
     clock += 2 * HOUR;

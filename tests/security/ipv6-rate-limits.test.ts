@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app';
+import { TEST_ADMIN_PASSWORD } from '../support/admin-password';
+import { describe, expect, test } from '../support/fixtures';
+
+test.override('appOptions', { env: { TRUST_PROXY: 'true', RATE_LIMIT_PLEDGES_PER_MINUTE: '5' } });
 
 /**
  * Review finding 9.4 (docs/SECURITY.md): every IPv6 address counted apart, and one customer usually
@@ -7,17 +9,9 @@ import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test
  * proxy here.
  */
 describe('9.4 IPv6 clients are limited per /64', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({
-      env: { TRUST_PROXY: 'true', RATE_LIMIT_PLEDGES_PER_MINUTE: '5' },
-    });
-  });
-  afterAll(() => t.close());
-
   const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
-  it('counts failed logins of one /64 together', async () => {
+  test('counts failed logins of one /64 together', async ({ app: t }) => {
     for (let i = 1; i <= 10; i++) {
       const res = await t.request('/api/admin/login', {
         method: 'POST',
@@ -41,7 +35,7 @@ describe('9.4 IPv6 clients are limited per /64', () => {
     expect(neighbour.status).toBe(200);
   });
 
-  it('counts pledges of one /64 together', async () => {
+  test('counts pledges of one /64 together', async ({ app: t }) => {
     const pledge = (ip: string, i: number) =>
       t.request('/api/pledges', {
         method: 'POST',

@@ -1,6 +1,6 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { type TestApp } from '../support/test-app';
+import { describe, expect, test } from '../support/fixtures';
 
 const PIECE = 64 * 1024;
 const TOTAL = 2 * 1024 * 1024;
@@ -55,12 +55,11 @@ function slowUpload(baseUrl: string, path: string, chunked: boolean) {
  */
 describe('9.9 the 413 reaches a client that is still sending', () => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
+  test.beforeAll(async ({ app }) => {
+    t = app;
   });
-  afterAll(() => t.close());
 
-  it.each([
+  test.each([
     ['with Content-Length', false],
     ['chunked', true],
   ])('answers 413 with a JSON message (%s)', async (_what, chunked) => {
@@ -70,7 +69,7 @@ describe('9.9 the 413 reaches a client that is still sending', () => {
     expect(JSON.parse(answer.body!)).toEqual({ message: expect.stringMatching(/too large/i) });
   });
 
-  it('still serves other requests afterwards', async () => {
+  test('still serves other requests afterwards', async () => {
     expect((await t.request('/api/progress')).status).toBe(200);
   });
 });

@@ -1,7 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
 import { openBrowser, skipLightbox } from '../e2e/support/browser';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { type TestApp } from '../support/test-app';
+import { describe, expect, test } from '../support/fixtures';
 import { createPledge, uploadImage } from '../support/api';
 import { jpegHtmlPolyglot } from '../support/images';
 
@@ -26,9 +27,9 @@ describe('XSS in Chromium', () => {
   const dialogs: string[] = [];
   let polyglotUrl = '';
 
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
     for (const name of PAYLOADS) await createPledge(t, { name });
     const imageUrl = await uploadImage(t, cookie);
     for (const recipient of PAYLOADS.slice(0, 3)) {
@@ -49,7 +50,6 @@ describe('XSS in Chromium', () => {
   }, 120_000);
   afterAll(async () => {
     await close?.();
-    await t?.close();
   });
 
   /** The payload is on the page as text, and not as markup. */
@@ -73,7 +73,7 @@ describe('XSS in Chromium', () => {
     expect(injected).toEqual({ imgX: 0, svg: 0, iframes: 0, jsLinks: 0, inlineScripts: 0 });
   }
 
-  it('20. names and recipients are shown as text on the home page; no dialog fires', async () => {
+  test('20. names and recipients are shown as text on the home page; no dialog fires', async () => {
     await page.goto(`${t.baseUrl}/`);
     // The home shows the 8 newest pledges and the delivery updates.
     await expectShownAsText([...PAYLOADS.slice(0, 7), ...PAYLOADS.slice(0, 3)]);
@@ -85,7 +85,7 @@ describe('XSS in Chromium', () => {
     dialogs.length = 0;
   });
 
-  it('20. names are shown as text in the admin table; no dialog fires', async () => {
+  test('20. names are shown as text in the admin table; no dialog fires', async () => {
     await context.addCookies([
       { name: 'sid', value: cookie.slice('sid='.length), url: t.baseUrl, httpOnly: true },
     ]);
@@ -96,7 +96,7 @@ describe('XSS in Chromium', () => {
     expect(dialogs).toEqual([]);
   });
 
-  it('32. opening an uploaded polyglot image runs no script', async () => {
+  test('32. opening an uploaded polyglot image runs no script', async () => {
     const res = await page.goto(polyglotUrl);
     expect(res?.status()).toBe(200);
     expect(res?.headers()['content-type']).toBe('image/webp');

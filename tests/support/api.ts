@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { AdminPledge, CreatedPledge } from '@shared/schemas/pledge';
+import type { Progress } from '@shared/schemas/progress';
 import { expect } from 'vitest';
 import { samplePng } from '../fixtures';
 import { request } from './http';
@@ -51,44 +53,19 @@ export function pledgeBody(overrides: Record<string, unknown> = {}) {
 
 /** POST /api/pledges (expects 201); returns the public answer. */
 export function createPledge(target: Target, overrides: Record<string, unknown> = {}) {
-  return call<PublicPledgeView>(target, 'POST', '/api/pledges', 201, {
+  return call<CreatedPledge>(target, 'POST', '/api/pledges', 201, {
     json: pledgeBody(overrides),
   });
 }
 
-export interface PublicPledgeView {
-  id: string;
-  name: string;
-  amount: number;
-  currency: 'USD' | 'JMD';
-  containers: number;
-  isAnonymous: boolean;
-  isPaid: boolean;
-  createdAt: string;
-}
-
-export interface AdminPledgeView extends PublicPledgeView {
-  email: string;
-  paymentConfirmedAt: string | null;
-}
-
 /** Every pledge as the admin sees them (GET /api/pledges with a session lists them all). */
-export function adminPledges(target: Target, cookie: string): Promise<AdminPledgeView[]> {
+export function adminPledges(target: Target, cookie: string): Promise<AdminPledge[]> {
   return call(target, 'GET', '/api/pledges', 200, { cookie });
 }
 
 /** The admin's view of one pledge. */
 export async function adminPledge(target: Target, cookie: string, id: string) {
   return (await adminPledges(target, cookie)).find((p) => p.id === id);
-}
-
-export interface Progress {
-  currentAmount: number;
-  manualAdjustment: number;
-  confirmedAmount: number;
-  pledgeCount: number;
-  donorCount: number;
-  goalAmount: number;
 }
 
 export function progress(target: Target): Promise<Progress> {

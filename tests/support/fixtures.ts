@@ -1,5 +1,5 @@
 import { test as base } from 'vitest';
-import { createPledge, createUpdate, login, type UpdateSeed } from './api';
+import { createPledge, createUpdate, login, progress, type UpdateSeed } from './api';
 import { startTestApp, type TestApp, type TestAppOptions } from './test-app';
 
 /**
@@ -9,7 +9,7 @@ import { startTestApp, type TestApp, type TestAppOptions } from './test-app';
  *
  *   import { describe, expect, test } from '<root>/tests/support/fixtures';
  *   test.override('appOptions', { env: { RATE_LIMIT_PLEDGES_PER_MINUTE: '0' } }); // top level only
- *   test('...', async ({ app, adminClient, pledge, update }) => { ... });
+ *   test('...', async ({ app, adminClient, pledge, update, confirm, progress }) => { ... });
  *
  * File-scoped fixtures are also given to suite hooks: test.beforeAll(async ({ pledge }) => ...).
  */
@@ -39,6 +39,15 @@ export const test = base
   .extend('update', { scope: 'file' }, async ({ app, adminClient }) => {
     return (overrides: Partial<UpdateSeed> = {}) =>
       createUpdate(app, adminClient.cookie, overrides);
+  })
+  /** PUT /api/pledges/:id/confirm as the admin (marks it paid); the response, for its status. */
+  .extend('confirm', { scope: 'file' }, async ({ adminClient }) => {
+    return (id: string) =>
+      adminClient.request(`/api/pledges/${id}/confirm`, { method: 'PUT', json: {} });
+  })
+  /** GET /api/progress (expects 200): the campaign's numbers now. */
+  .extend('progress', { scope: 'file' }, async ({ app }) => {
+    return () => progress(app);
   });
 
 // Start each file's app and session in a suite hook (hookTimeout, 120 s) rather than inside its
@@ -46,3 +55,4 @@ export const test = base
 test.beforeAll(async ({ adminClient: _adminClient }) => {});
 
 export { describe, expect } from 'vitest';
+export { expectErrorLogs } from './test-app';

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
 import pg from 'pg';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import { loadConfig, type AppConfig } from '../../server/config';
 import { openPostgres, pgliteOptions, wrapPglite, type Database } from '../../server/db/client';
 import { adminQuery, databaseUrl } from '../setup/services';
 import { TEST_ADMIN_PASSWORD } from './admin-password';
+import { login } from './api';
 import { databasePool, type PoolDriver } from './database-pool';
 
 export { TEST_ADMIN_PASSWORD };
@@ -172,7 +174,7 @@ export interface TestApp {
   config: AppConfig;
   database: Database;
   dataDir: string;
-  /** Logs in with the test password and returns the Cookie header value. */
+  /** Logs in with the test password and returns the Cookie header value (api.ts's `login`). */
   login(): Promise<string>;
   /** fetch against the app with JSON defaults (and an optional cookie). */
   request(
@@ -191,6 +193,12 @@ export interface TestAppOptions {
   dataDir?: string;
   logger?: boolean | object;
   /**
+   * Error-level log lines this app is expected to write, for its whole life (a file whose set-up
+   * takes the database away, say): `true` for any, or a pattern each such line must match. Without
+   * it, an error-level line fails the test that was running (see `expectErrorLogs` for one test).
+   */
+  expectErrorLogs?: boolean | RegExp;
+  /**
    * The admin password hashed at the app's own scrypt cost, not the templates' cheaper one
    * (tests/support/admin-password.ts): for the tests that bound the password work.
    */
@@ -207,15 +215,17 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     ...opts.env,
   });
   if (opts.now) config.now = opts.now;
+  const errorLog = watchErrorLogs(opts.expectErrorLogs);
   const own = opts.database ? undefined : await createTestDatabase(testDbKind(), { reuse: true });
   const database = opts.database ?? own!.database;
   let app: FastifyInstance;
   try {
     // No stored hash: the start hashes ADMIN_PASSWORD as a first start does.
     if (opts.productionPasswordHash) await forgetStoredAdminPassword(database);
-    app = await buildApp({ config, database, logger: opts.logger ?? false });
+    app = await buildApp({ config, database, logger: watchedLogger(opts, errorLog) });
   } catch (err) {
     // A start that fails (a test of the start-up checks) leaves no database behind.
+    errorLog.stop();
     if (own) {
       await own.database.close();
       await own.drop();
@@ -247,22 +257,121 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     database,
     dataDir,
     request,
-    async login() {
-      const res = await request('/api/admin/login', {
-        method: 'POST',
-        json: { password: TEST_ADMIN_PASSWORD },
-      });
-      if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-      const setCookie = res.headers.get('set-cookie') ?? '';
-      return setCookie.split(';')[0]!;
-    },
+    login: () => login(baseUrl),
     async close() {
-      await app.close();
+      try {
+        await app.close();
+      } finally {
+        errorLog.stop();
+      }
+      // What it logged at error level while closing (the tests' own lines are checked after each).
+      const unexpected = errorLog.lines.filter((line) => !allows(errorLog.allowed, line));
       if (own) {
         await own.database.close();
         await own.drop();
       }
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (unexpected.length > 0) throw unexpectedErrorLogs(unexpected);
     },
   };
+}
+
+/**
+ * Error-level log lines fail the test that was running when the app wrote them (item "tests fail
+ * when the app logs at error level"), unless the test said it expects them: `expectErrorLogs()` in
+ * the test, or `startTestApp({ expectErrorLogs })` / `test.override('appOptions', …)` for an app's
+ * whole life. tests/setup/error-logs.ts checks after each test of the API projects.
+ */
+interface ErrorLogWatch {
+  allowed: boolean | RegExp;
+  lines: string[];
+  stop(): void;
+}
+const errorLogWatches = new Set<ErrorLogWatch>();
+/** What the current test allows (reset after each test): `expectErrorLogs()`. */
+let allowedThisTest: RegExp[] = [];
+
+function watchErrorLogs(allowed: boolean | RegExp = false): ErrorLogWatch {
+  const watch: ErrorLogWatch = {
+    allowed,
+    lines: [],
+    stop: () => errorLogWatches.delete(watch),
+  };
+  errorLogWatches.add(watch);
+  return watch;
+}
+
+/** pino's number for `error`; `fatal` is 60. */
+const PINO_ERROR = 50;
+
+/**
+ * The app's logger: the test's own (its stream also copied to the watch), or one that writes
+ * only error-level lines, to the watch. The app logs through Fastify's logger only.
+ */
+function watchedLogger(opts: TestAppOptions, watch: ErrorLogWatch): boolean | object {
+  const keep = (chunk: Buffer | string) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (!line) continue;
+      try {
+        if ((JSON.parse(line) as { level?: number }).level! >= PINO_ERROR) watch.lines.push(line);
+      } catch {
+        // not a JSON log line
+      }
+    }
+  };
+  if (opts.logger === undefined || opts.logger === false) {
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        keep(chunk);
+        done();
+      },
+    });
+    return { level: 'error', stream };
+  }
+  if (opts.logger === true) return true;
+  const own = (opts.logger as { stream?: Writable }).stream;
+  if (!own) return opts.logger;
+  const tee = new Writable({
+    write(chunk: Buffer, enc, done) {
+      keep(chunk);
+      own.write(chunk, enc, done);
+    },
+  });
+  return { ...opts.logger, stream: tee };
+}
+
+/**
+ * The current test expects the app to log at error level: every error line it logs must match
+ * `pattern` (any line without one). Lines it does not expect still fail it.
+ */
+export function expectErrorLogs(pattern: RegExp = /./): void {
+  allowedThisTest.push(pattern);
+}
+
+/**
+ * The error-level lines logged since the last call that nobody expected; forgets them all, and
+ * what the test allowed (called after each test).
+ */
+export function takeUnexpectedErrorLogs(): string[] {
+  const unexpected: string[] = [];
+  for (const watch of errorLogWatches) {
+    for (const line of watch.lines.splice(0)) {
+      if (!allows(watch.allowed, line) && !allowedThisTest.some((p) => p.test(line)))
+        unexpected.push(line);
+    }
+  }
+  allowedThisTest = [];
+  return unexpected;
+}
+
+const allows = (allowed: boolean | RegExp, line: string) =>
+  allowed === true || (allowed instanceof RegExp && allowed.test(line));
+
+/** The error a test fails with when its app logged at error level unexpectedly. */
+export function unexpectedErrorLogs(lines: string[]): Error {
+  return new Error(
+    `the app logged at error level (expectErrorLogs() if the test expects it):\n${lines
+      .map((l) => l.slice(0, 2000))
+      .join('\n')}`,
+  );
 }

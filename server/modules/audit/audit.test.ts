@@ -1,20 +1,21 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditPage } from '@shared/schemas/audit';
 import { uploadImage } from '../../../tests/support/api';
-import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../../../tests/support/test-app';
+import { TEST_ADMIN_PASSWORD, type TestApp } from '../../../tests/support/test-app';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 import { auditLog, pledges } from '../../db/schema';
 import { audited } from './repo';
+
+test.override('appOptions', { env: { RATE_LIMIT_LOGIN_PER_MINUTE: '0' } });
 
 describe('audit log', () => {
   let t: TestApp;
   let cookie: string;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_LOGIN_PER_MINUTE: '0' } });
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
   });
-  afterAll(() => t.close());
 
   const activity = async (query = '') => {
     const res = await t.request(`/api/admin/activity${query}`, { cookie });
@@ -37,11 +38,11 @@ describe('audit log', () => {
     return (await res.json()) as { id: string; reference: string };
   }
 
-  it('needs an admin session', async () => {
+  test('needs an admin session', async () => {
     expect((await t.request('/api/admin/activity')).status).toBe(401);
   });
 
-  it('records every admin action with time, action, target and client address', async () => {
+  test('records every admin action with time, action, target and client address', async () => {
     const start = Date.now();
     // Logins (good and bad) and a logout.
     const bad = await t.request('/api/admin/login', {
@@ -130,7 +131,7 @@ describe('audit log', () => {
     expect(JSON.stringify(items)).not.toContain('wrong-password');
   });
 
-  it('keeps the trail of a deleted pledge, filterable by id or reference', async () => {
+  test('keeps the trail of a deleted pledge, filterable by id or reference', async () => {
     const p = await pledge('Trail Keeper');
     await t.request(`/api/pledges/${p.id}/confirm`, { method: 'PUT', cookie, json: {} });
     await t.request(`/api/pledges/${p.id}`, { method: 'DELETE', cookie });
@@ -145,7 +146,7 @@ describe('audit log', () => {
     expect(((await bad.json()) as { message: string }).message).toMatch(/payment reference/);
   });
 
-  it('writes nothing when nothing changed: a repeated confirm, a missing pledge', async () => {
+  test('writes nothing when nothing changed: a repeated confirm, a missing pledge', async () => {
     const p = await pledge();
     await t.request(`/api/pledges/${p.id}/confirm`, { method: 'PUT', cookie, json: {} });
     const before = await count();
@@ -161,7 +162,7 @@ describe('audit log', () => {
     expect(await count()).toBe(before);
   });
 
-  it('is atomic with the change: a change that fails leaves no entry and no change', async () => {
+  test('is atomic with the change: a change that fails leaves no entry and no change', async () => {
     const p = await pledge('Atomic Test');
     const before = await count();
     const request = { ip: '203.0.113.9' } as FastifyRequest;
@@ -192,7 +193,7 @@ describe('audit log', () => {
     expect(entries).toHaveLength(0);
   });
 
-  it('pages newest first', async () => {
+  test('pages newest first', async () => {
     for (let i = 0; i < 3; i++)
       await t.request('/api/progress', { method: 'PUT', cookie, json: { manualAdjustment: i } });
     const first = await t.request('/api/admin/activity?limit=2', { cookie });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '@shared/containers';
 import type { AdminPledge } from '@shared/schemas/pledge';
-import { startTestApp, type TestApp } from '../../../tests/support/test-app';
+import { type TestApp } from '../../../tests/support/test-app';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 import { insertPledges, type NewPledge } from './repo';
 
 // The admin table reads counts from the snapshot, pages past the middle from the other end, and
@@ -12,8 +12,8 @@ describe('GET /api/admin/pledges paging at every depth', () => {
   let cookie: string;
   const N = 103;
 
-  beforeAll(async () => {
-    t = await startTestApp();
+  test.beforeAll(async ({ app }) => {
+    t = app;
     const base = Date.parse('2025-01-01T00:00:00Z');
     const values: NewPledge[] = Array.from({ length: N }, (_, i) => {
       const amount = 1 + ((i * 37) % 50); // repeated amounts: ties broken by date, then id
@@ -33,7 +33,6 @@ describe('GET /api/admin/pledges paging at every depth', () => {
     cookie = await t.login();
     await t.request('/api/progress', { method: 'PUT', cookie, json: { manualAdjustment: 0 } });
   });
-  afterAll(() => t.close());
 
   const list = async (query: string) => {
     const res = await t.request(`/api/admin/pledges?${query}`, { cookie });
@@ -45,7 +44,7 @@ describe('GET /api/admin/pledges paging at every depth', () => {
     };
   };
 
-  it('slices the full order exactly, both ends, with and without a search', async () => {
+  test('slices the full order exactly, both ends, with and without a search', async () => {
     for (const filter of ['status=all', 'status=paid', 'status=pending', 'search=smith']) {
       for (const order of [
         'sort=date&order=desc',
@@ -69,7 +68,7 @@ describe('GET /api/admin/pledges paging at every depth', () => {
     }
   });
 
-  it('counts and stat cards match the rows', async () => {
+  test('counts and stat cards match the rows', async () => {
     const all = (await list('pageSize=200')).items;
     const r = await list('status=paid');
     expect(r.total).toBe(all.filter((p) => p.isPaid).length);

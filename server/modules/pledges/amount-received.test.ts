@@ -1,19 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '@shared/containers';
 import type { AdminPledge, PledgeStats } from '@shared/schemas/pledge';
 import { convertAmount, outstandingBalance, paymentState, paymentSummary } from '@shared/received';
-import { startTestApp, type TestApp } from '../../../tests/support/test-app';
+import { type TestApp } from '../../../tests/support/test-app';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 import { pledgeStats, readPledgeTotals } from './repo';
 
 describe('received money (pure)', () => {
-  it('converts at the containers’ rate, J$152 = US$1, rounding what was received down', () => {
+  test('converts at the containers’ rate, J$152 = US$1, rounding what was received down', () => {
     expect(convertAmount(100, 'USD', 'JMD')).toBe(15_200);
     expect(convertAmount(15_200, 'JMD', 'USD')).toBe(100);
     expect(convertAmount(15_199, 'JMD', 'USD')).toBe(99);
     expect(convertAmount(7, 'USD', 'USD')).toBe(7);
   });
 
-  it('tells pending, part paid and paid apart, with the balance still owed', () => {
+  test('tells pending, part paid and paid apart, with the balance still owed', () => {
     const p = { amount: 100, currency: 'USD' as const, isPaid: false };
     expect(paymentState(p)).toBe('pending');
     expect(outstandingBalance(p)).toBe(100);
@@ -34,11 +34,10 @@ describe('received money (pure)', () => {
 describe('confirming with the amount received', () => {
   let t: TestApp;
   let cookie: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
   });
-  afterAll(() => t.close());
 
   async function pledge(amount: number, currency: 'USD' | 'JMD' = 'USD') {
     const res = await t.request('/api/pledges', {
@@ -63,7 +62,7 @@ describe('confirming with the amount received', () => {
     ((await (await t.request('/api/admin/pledges', { cookie })).json()) as { stats: PledgeStats })
       .stats;
 
-  it('keeps the spec’s empty confirm: the pledged amount arrived', async () => {
+  test('keeps the spec’s empty confirm: the pledged amount arrived', async () => {
     const before = await progress();
     const a = await pledge(110);
     const b = await pledge(220);
@@ -86,7 +85,7 @@ describe('confirming with the amount received', () => {
     );
   });
 
-  it('records a part payment: "part-paid" with the balance, and totals of what arrived', async () => {
+  test('records a part payment: "part-paid" with the balance, and totals of what arrived', async () => {
     const before = { progress: await progress(), stats: await stats() };
     const id = await pledge(100);
     const res = await confirm(id, { amountReceived: 80 });
@@ -126,7 +125,7 @@ describe('confirming with the amount received', () => {
     expect((await stats()).receivedUSD - before.stats.receivedUSD).toBe(100);
   });
 
-  it('takes money received in the other currency at the containers’ rate', async () => {
+  test('takes money received in the other currency at the containers’ rate', async () => {
     const id = await pledge(100);
     const res = await confirm(id, { currencyReceived: 'JMD', amountReceived: 15_000 });
     expect(await res.json()).toMatchObject({
@@ -145,7 +144,7 @@ describe('confirming with the amount received', () => {
     });
   });
 
-  it('refuses a bad amount received with a clear 400, and changes nothing', async () => {
+  test('refuses a bad amount received with a clear 400, and changes nothing', async () => {
     const id = await pledge(50);
     for (const amountReceived of [0, -5, 1.5, 'ten', 1e15]) {
       const res = await confirm(id, { amountReceived });
@@ -168,7 +167,7 @@ describe('confirming with the amount received', () => {
     expect(list.find((p) => p.id === id)).toMatchObject({ isPaid: false, amountReceived: null });
   });
 
-  it('keeps the totals row equal to a scan of the table after deletes and edits', async () => {
+  test('keeps the totals row equal to a scan of the table after deletes and edits', async () => {
     const id = await pledge(300);
     await confirm(id, { amountReceived: 250 });
     await t.request(`/api/pledges/${id}`, {

@@ -1,12 +1,8 @@
 import { adminPledges, MISSING_ID, progress } from '../../../tests/support/api';
-import { describe, expect, test as base } from '../../../tests/support/fixtures';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 
 let clock = Date.parse('2025-06-01T10:00:00.000Z');
 
-const test = base.extend('confirm', { scope: 'file' }, async ({ adminClient }) => {
-  return (id: string) =>
-    adminClient.request(`/api/pledges/${id}/confirm`, { method: 'PUT', json: {} });
-});
 // The app's clock is ours: confirm times are exact.
 test.override('appOptions', { now: () => new Date(clock) });
 

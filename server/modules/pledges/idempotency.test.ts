@@ -1,16 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../tests/support/test-app';
+import { describe, expect, test } from '../../../tests/support/fixtures';
+import type { TestApp } from '../../../tests/support/test-app';
 import { pledges } from '../../db/schema';
+
+let now = new Date();
+test.override('appOptions', { now: () => now, env: { RATE_LIMIT_PLEDGES_PER_MINUTE: '0' } });
 
 describe('Idempotency-Key on POST /api/pledges', () => {
   let t: TestApp;
-  let now = new Date();
-  beforeAll(async () => {
-    t = await startTestApp({ now: () => now, env: { RATE_LIMIT_PLEDGES_PER_MINUTE: '0' } });
+  test.beforeAll(({ app }) => {
+    t = app;
   });
-  afterAll(() => t.close());
 
   const post = (key: string | undefined, body: Record<string, unknown> = {}) =>
     t.request('/api/pledges', {
@@ -21,7 +22,7 @@ describe('Idempotency-Key on POST /api/pledges', () => {
   const rowsWith = async (email: string) =>
     t.database.db.select().from(pledges).where(eq(pledges.email, email));
 
-  it('answers 50 parallel retries of one key with one pledge: 201, same id, one row', async () => {
+  test('answers 50 parallel retries of one key with one pledge: 201, same id, one row', async () => {
     const key = randomUUID();
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => post(key, { email: 'fifty@donors.test' })),
@@ -47,7 +48,7 @@ describe('Idempotency-Key on POST /api/pledges', () => {
     expect(progress.pledgeCount).toBe(Number(counted.rows[0]!.n));
   });
 
-  it('stores separate pledges for different keys and for no key', async () => {
+  test('stores separate pledges for different keys and for no key', async () => {
     await post(randomUUID(), { email: 'two@donors.test' });
     await post(randomUUID(), { email: 'two@donors.test' });
     await post(undefined, { email: 'two@donors.test' });
@@ -55,7 +56,7 @@ describe('Idempotency-Key on POST /api/pledges', () => {
     expect(await rowsWith('two@donors.test')).toHaveLength(4);
   });
 
-  it('forgets a key after 24 hours', async () => {
+  test('forgets a key after 24 hours', async () => {
     const key = randomUUID();
     const first = (await (await post(key, { email: 'late@donors.test' })).json()) as { id: string };
     now = new Date(Date.now() + 24 * 3600_000 + 60_000);
@@ -69,7 +70,7 @@ describe('Idempotency-Key on POST /api/pledges', () => {
     }
   });
 
-  it('refuses a malformed key with a clear 400', async () => {
+  test('refuses a malformed key with a clear 400', async () => {
     for (const key of ['short', 'x'.repeat(101), 'has spaces in it', 'semi;colon-key']) {
       const res = await post(key);
       expect(res.status, key).toBe(400);
@@ -77,7 +78,7 @@ describe('Idempotency-Key on POST /api/pledges', () => {
     }
   });
 
-  it('still validates the body of a keyed request', async () => {
+  test('still validates the body of a keyed request', async () => {
     const res = await post(randomUUID(), { amount: 0 });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toBe(

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   keyedReferenceFor,
   REFERENCE_KEY_SETTING,
@@ -14,7 +13,8 @@ import type {
   StatementMapping,
   StatementPreview,
 } from '@shared/schemas/statement';
-import { startTestApp, type TestApp } from '../../../tests/support/test-app';
+import { type TestApp } from '../../../tests/support/test-app';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 import { getSetting } from '../admin/repo';
 import { nameCloseness } from './match';
 import { parseAmountCents, parseDate } from './parse';
@@ -24,7 +24,7 @@ const fixtureFile = (name: string) => readFileSync(path.join(FIXTURES, name));
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64');
 
 describe('statement parsing (pure)', () => {
-  it('reads amounts the way banks write them', () => {
+  test('reads amounts the way banks write them', () => {
     expect(parseAmountCents('1,234.56')).toBe(123_456);
     expect(parseAmountCents('1.234,56')).toBe(123_456);
     expect(parseAmountCents('75,00')).toBe(7500);
@@ -37,7 +37,7 @@ describe('statement parsing (pure)', () => {
     expect(parseAmountCents('n/a')).toBeNull();
   });
 
-  it('reads dates day-first, month-first, ISO and with month names', () => {
+  test('reads dates day-first, month-first, ISO and with month names', () => {
     expect(parseDate('03.01.2025', 'DMY')).toBe('2025-01-03');
     expect(parseDate('01/03/2025', 'MDY')).toBe('2025-01-03');
     expect(parseDate('2025-01-03', 'DMY')).toBe('2025-01-03');
@@ -46,7 +46,7 @@ describe('statement parsing (pure)', () => {
     expect(parseDate('Closing balance', 'DMY')).toBeNull();
   });
 
-  it('finds close names: initials, order, titles and accents do not matter', () => {
+  test('finds close names: initials, order, titles and accents do not matter', () => {
     expect(nameCloseness('J BROWN', 'Jane Brown')).toBe(1);
     expect(nameCloseness('BROWN JANE', 'Jane Brown')).toBe(1);
     expect(nameCloseness('MRS RENEE DUPONT', 'Renée Dupont')).toBe(1);
@@ -89,9 +89,9 @@ describe('bank statement import', () => {
   const ids: Record<string, string> = {};
   const refs: string[] = [];
   const fixture = (name: string) => withInstallReferences(fixtureFile(name), refs);
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
     const key = JSON.parse(
       (await getSetting(t.database.db, REFERENCE_KEY_SETTING))!,
     ) as ReferenceKey;
@@ -117,7 +117,6 @@ describe('bank statement import', () => {
       ids[name] = body.id;
     }
   });
-  afterAll(() => t.close());
 
   const post = (url: string, json: unknown) => t.request(url, { method: 'POST', cookie, json });
   async function preview(file: Buffer) {
@@ -149,7 +148,7 @@ describe('bank statement import', () => {
     dateOrder: 'MDY',
   };
 
-  it('layout 1 (BOM, account lines first, one signed amount column): preview and matches', async () => {
+  test('layout 1 (BOM, account lines first, one signed amount column): preview and matches', async () => {
     const p = await preview(fixture('signed-amount.csv'));
     expect(p.headers).toEqual(['Date', 'Description', 'Payer', 'Amount', 'Currency', 'Balance']);
     expect(p.delimiter).toBe(',');
@@ -174,7 +173,7 @@ describe('bank statement import', () => {
     for (const u of unknown) expect(u).toMatchObject({ confidence: 'unmatched', pledge: null });
   });
 
-  it('confirms a batch, once; a re-import and an overlapping statement confirm nothing twice', async () => {
+  test('confirms a batch, once; a re-import and an overlapping statement confirm nothing twice', async () => {
     const r = await importFile(fixture('signed-amount.csv'), signedMapping);
     expect(r).toMatchObject({ newLines: 0, alreadyImported: 5 });
     const picks = ['JANE BROWN', 'S WILLIAMS', 'DEVON CLARKE'].map((text) => {
@@ -239,7 +238,7 @@ describe('bank statement import', () => {
     expect(log.items.filter((e) => e.action === 'statement.import')).toHaveLength(3);
   });
 
-  it('layout 2 (Windows-1252, debit and credit columns, month names, one currency)', async () => {
+  test('layout 2 (Windows-1252, debit and credit columns, month names, one currency)', async () => {
     const p = await preview(fixture('debit-credit.csv'));
     expect(p.encoding).toBe('Windows-1252');
     expect(p.headers).toContain('Narrative');
@@ -261,7 +260,7 @@ describe('bank statement import', () => {
     expect(renee).toMatchObject({ confidence: 'unmatched', amount: 1000 });
   });
 
-  it('layout 3 (semicolon, day-first dates, decimal comma, reference in lower case)', async () => {
+  test('layout 3 (semicolon, day-first dates, decimal comma, reference in lower case)', async () => {
     const p = await preview(fixture('semicolon-day-first.csv'));
     expect(p.delimiter).toBe(';');
     expect(p.headers).toEqual([
@@ -286,7 +285,7 @@ describe('bank statement import', () => {
     expect(later).toMatchObject({ amount: 1250, currency: 'JMD' });
   });
 
-  it('remembers the mapping for the next file with the same columns', async () => {
+  test('remembers the mapping for the next file with the same columns', async () => {
     const p = await preview(fixture('semicolon-day-first.csv'));
     expect(p.mapping).toMatchObject({
       date: 'Buchungstag',
@@ -295,7 +294,7 @@ describe('bank statement import', () => {
     });
   });
 
-  it('refuses what is not a CSV statement with a clear 400', async () => {
+  test('refuses what is not a CSV statement with a clear 400', async () => {
     const cases: [Buffer, RegExp][] = [
       [Buffer.from('%PDF-1.7 binary'), /not a CSV file/],
       [Buffer.from([0x50, 0x4b, 3, 4, 0, 0, 1, 2]), /not a CSV file/],

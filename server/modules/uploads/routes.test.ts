@@ -1,12 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_MAX_BYTES } from '@shared/constants';
 import { sampleJpeg, samplePng, sampleSvg } from '../../../tests/fixtures';
 import { uploadUrl } from '../../../tests/support/api';
 import { pngClaiming } from '../../../tests/support/images';
-import { startTestApp, type TestApp } from '../../../tests/support/test-app';
+import { type TestApp } from '../../../tests/support/test-app';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 
 const put = (url: string, body: Buffer | string, type = 'image/png') =>
   fetch(url, {
@@ -15,17 +15,18 @@ const put = (url: string, body: Buffer | string, type = 'image/png') =>
     headers: { 'content-type': type },
   });
 
+let clock = Date.now();
+test.override('appOptions', { now: () => new Date(clock) });
+
 describe('image upload', () => {
   let t: TestApp;
   let cookie: string;
-  let clock = Date.now();
-  beforeAll(async () => {
-    t = await startTestApp({ now: () => new Date(clock) });
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
   });
-  afterAll(() => t.close());
 
-  it('gives an admin a signed, absolute, 15-minute upload URL', async () => {
+  test('gives an admin a signed, absolute, 15-minute upload URL', async () => {
     const res = await t.request('/api/objects/upload', { method: 'POST', cookie });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -40,7 +41,7 @@ describe('image upload', () => {
     expect(u.searchParams.get('signature')).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
-  it('accepts a real PNG and serves it back as WebP from the URL without its query', async () => {
+  test('accepts a real PNG and serves it back as WebP from the URL without its query', async () => {
     const url = await uploadUrl(t, cookie);
     const res = await put(url, samplePng());
     expect(res.status).toBe(200);
@@ -75,13 +76,13 @@ describe('image upload', () => {
     ]);
   });
 
-  it('decides by the bytes, not the declared type: a JPEG sent as octet-stream is accepted', async () => {
+  test('decides by the bytes, not the declared type: a JPEG sent as octet-stream is accepted', async () => {
     const res = await put(await uploadUrl(t, cookie), sampleJpeg(), 'application/octet-stream');
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ width: 640, height: 480 });
   });
 
-  it('re-encodes: camera metadata and bytes appended to the image are gone', async () => {
+  test('re-encodes: camera metadata and bytes appended to the image are gone', async () => {
     const withExif = await sharp(samplePng())
       .jpeg()
       .withExif({ IFD0: { Copyright: 'GPS-SECRET-12345' } })
@@ -96,7 +97,7 @@ describe('image upload', () => {
     expect((await sharp(served).metadata()).exif).toBeUndefined();
   });
 
-  it.each([
+  test.each([
     ['an SVG', () => sampleSvg(), 'image/svg+xml'],
     ['an SVG sent as image/png', () => sampleSvg(), 'image/png'],
     [
@@ -118,7 +119,7 @@ describe('image upload', () => {
     expect((await put(url, samplePng())).status).toBe(200);
   });
 
-  it('refuses a body over 5,242,880 bytes with 413 (exactly the limit is read)', async () => {
+  test('refuses a body over 5,242,880 bytes with 413 (exactly the limit is read)', async () => {
     const url = await uploadUrl(t, cookie);
     const over = Buffer.concat([
       samplePng(),
@@ -135,7 +136,7 @@ describe('image upload', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('refuses an image with too many pixels from its header alone (413)', async () => {
+  test('refuses an image with too many pixels from its header alone (413)', async () => {
     for (const [w, h] of [
       [50_000, 50_000],
       [8000, 8000],
@@ -148,13 +149,13 @@ describe('image upload', () => {
     }
   });
 
-  it('refuses an empty body with 400', async () => {
+  test('refuses an empty body with 400', async () => {
     const res = await put(await uploadUrl(t, cookie), Buffer.alloc(0));
     expect(res.status).toBe(400);
     expect((await res.json()).message).toBe('The upload is empty.');
   });
 
-  it('refuses a second PUT to a used URL with 403, even when two race', async () => {
+  test('refuses a second PUT to a used URL with 403, even when two race', async () => {
     const url = await uploadUrl(t, cookie);
     expect((await put(url, samplePng())).status).toBe(200);
     const again = await put(url, sampleJpeg(), 'image/jpeg');
@@ -172,7 +173,7 @@ describe('image upload', () => {
     expect(statuses.sort()).toEqual([200, 403, 403]);
   });
 
-  it('refuses a tampered, foreign or missing signature with 403', async () => {
+  test('refuses a tampered, foreign or missing signature with 403', async () => {
     const url = new URL(await uploadUrl(t, cookie));
     const other = new URL(await uploadUrl(t, cookie));
     const sig = url.searchParams.get('signature')!;
@@ -196,7 +197,7 @@ describe('image upload', () => {
     expect((await put(url.toString(), samplePng())).status).toBe(200);
   });
 
-  it('refuses an expired URL with 403 "Request has expired"', async () => {
+  test('refuses an expired URL with 403 "Request has expired"', async () => {
     const url = await uploadUrl(t, cookie);
     clock += 16 * 60_000;
     try {
@@ -208,7 +209,7 @@ describe('image upload', () => {
     }
   });
 
-  it('answers 404 for an unknown or malformed image id', async () => {
+  test('answers 404 for an unknown or malformed image id', async () => {
     expect(
       (await t.request('/api/objects/uploads/00000000-0000-4000-8000-000000000000')).status,
     ).toBe(404);

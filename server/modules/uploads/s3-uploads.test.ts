@@ -8,7 +8,12 @@ import { samplePng, sampleSvg } from '../../../tests/fixtures';
 import { createUpdate, uploadImage, uploadLinks } from '../../../tests/support/api';
 import { request } from '../../../tests/support/http';
 import { startS3Server, type S3TestServer } from '../../../tests/support/s3-server';
-import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/support/test-app';
+import {
+  createTestDatabase,
+  expectErrorLogs,
+  startTestApp,
+  type TestApp,
+} from '../../../tests/support/test-app';
 import { writeBackupFile } from '../../backup/dump';
 import { inspectBackup, restoreBackup } from '../../backup/restore';
 import { loadConfig, type AppConfig } from '../../config';
@@ -336,6 +341,7 @@ describe('object storage (S3)', () => {
   });
 
   it('answers 503 with a sentence while the bucket cannot be reached', async () => {
+    expectErrorLogs(/"msg":"object storage unavailable"/);
     const url = await uploadImage(t, cookie);
     await s3.close();
     const res = await fetch(url);

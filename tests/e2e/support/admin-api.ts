@@ -26,9 +26,7 @@ export async function seedPledges(baseUrl: string, seeds: PledgeSeed[]) {
   const refs: Record<string, string> = {};
   const ids: Record<string, string> = {};
   for (const p of seeds) {
-    const created = (await createPledge(baseUrl, p)) as api.PublicPledgeView & {
-      reference: string;
-    };
+    const created = await createPledge(baseUrl, p);
     refs[p.name] = created.reference;
     ids[p.name] = created.id;
   }

@@ -55,7 +55,9 @@ describe('the mapping screen', () => {
     renderMapping();
     const table = screen.getByRole('table', { name: 'The first 2 lines of the file' });
     expect(within(table).getAllByRole('row')).toHaveLength(3);
-    expect(within(table).getByText('ZELLE FROM JANE BROWN')).toBeTruthy();
+    expect(within(table).getByText('ZELLE FROM JANE BROWN').textContent).toBe(
+      'ZELLE FROM JANE BROWN',
+    );
   });
 
   it('has the "The first row is a transaction" switch, which reads the columns again', () => {
@@ -79,7 +81,9 @@ describe('the mapping screen', () => {
 
   it('needs no mapping for OFX and CAMT.053', () => {
     renderMapping({ preview: { ...preview, format: 'camt053', mappings: [] } });
-    expect(screen.getByText(/ISO 20022 CAMT\.053 statement, 2 transactions/)).toBeTruthy();
+    expect(screen.getByText(/ISO 20022 CAMT\.053 statement, 2 transactions/).textContent).toMatch(
+      /ISO 20022 CAMT\.053 statement, 2 transactions/,
+    );
     expect(screen.queryByLabelText('Date')).toBeNull();
   });
 });

@@ -39,7 +39,7 @@ describe('CampaignLightbox', () => {
     expect(box()!.dataset.phase).toBe('mounted');
     expect(box()!.className).toContain('opacity-0');
     for (const title of ['Context', 'Problem 1', 'Problem 2', 'Solution', 'How You Can Help'])
-      expect(screen.getByRole('heading', { name: title })).toBeTruthy();
+      expect(screen.getByRole('heading', { name: title }).textContent).toBe(title);
     expect(box()!.textContent).toContain('500,000 meal containers');
     act(() => vi.advanceTimersByTime(49));
     expect(box()!.dataset.phase).toBe('mounted');

@@ -73,12 +73,12 @@ describe('PledgeCard', () => {
     const { unmount } = render(
       wrap(<PledgeCard pledge={pledge({ isPaid: false })} adminControls now={NOW} />),
     );
-    expect(screen.getByText('Pending')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Mark Paid' })).toBeTruthy();
+    expect(screen.getByText('Pending').textContent).toBe('Pending');
+    expect(screen.getByRole('button', { name: 'Mark Paid' }).hasAttribute('disabled')).toBe(false);
     unmount();
 
     render(wrap(<PledgeCard pledge={pledge({ isPaid: true })} adminControls now={NOW} />));
-    expect(screen.getByText('Paid')).toBeTruthy();
+    expect(screen.getByText('Paid').textContent).toBe('Paid');
     expect(screen.queryByRole('button', { name: 'Mark Paid' })).toBeNull();
   });
 });

@@ -32,7 +32,9 @@ const estimate = () => screen.getByTestId('pledge-estimate').textContent!;
 describe('PledgeDialog estimate', () => {
   it('starts at 0 containers and 0.000% with an empty amount', () => {
     renderDialog();
-    expect(screen.getByRole('dialog', { name: 'Make a Pledge' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Make a Pledge' }).getAttribute('data-state')).toBe(
+      'open',
+    );
     expect(estimate()).toMatch(/(?<![\d,])0 meal containers/);
     expect(estimate()).toContain('0.000%');
   });
@@ -52,10 +54,10 @@ describe('PledgeDialog estimate', () => {
     const user = renderDialog();
     const amount = screen.getByLabelText('Pledge Amount');
     expect(amount.getAttribute('placeholder')).toBe('100');
-    expect(screen.getByText('US$')).toBeTruthy();
+    expect(screen.getByText('US$').textContent).toBe('US$');
     await user.click(screen.getByRole('button', { name: 'JMD' }));
     expect(amount.getAttribute('placeholder')).toBe('15200');
-    expect(screen.getByText('J$')).toBeTruthy();
+    expect(screen.getByText('J$').textContent).toBe('J$');
     await user.type(amount, '15200');
     expect(estimate()).toMatch(/(?<![\d,])909 meal containers/); // 909.09 floored
     expect(estimate()).toContain('0.182%');
@@ -64,9 +66,13 @@ describe('PledgeDialog estimate', () => {
   it('shows the schema messages inline when submitted empty', async () => {
     const user = renderDialog();
     await user.click(screen.getByRole('button', { name: 'Submit Pledge' }));
-    await waitFor(() => expect(screen.getByText('Name is required')).toBeTruthy());
-    expect(screen.getByText('Valid email is required')).toBeTruthy();
-    expect(screen.getByText('Pledge amount must be at least $1')).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByText('Name is required').textContent).toBe('Name is required'),
+    );
+    expect(screen.getByText('Valid email is required').textContent).toBe('Valid email is required');
+    expect(screen.getByText('Pledge amount must be at least $1').textContent).toBe(
+      'Pledge amount must be at least $1',
+    );
     expect(screen.getByLabelText('Full Name').getAttribute('aria-invalid')).toBe('true');
   });
 
@@ -77,7 +83,7 @@ describe('PledgeDialog estimate', () => {
     expect(amount.getAttribute('min')).toBe('1');
     const honeypot = document.querySelector<HTMLInputElement>('input[name="website"]')!;
     expect(honeypot.tabIndex).toBe(-1);
-    expect(honeypot.closest('[aria-hidden="true"]')).toBeTruthy();
+    expect(honeypot.closest('[aria-hidden="true"]')).not.toBeNull();
     expect(honeypot.getAttribute('autocomplete')).toBe('off');
   });
 });

@@ -84,7 +84,7 @@ describe('ProgressBar', () => {
 
   it('shows a skeleton while loading', () => {
     renderBar(<ProgressBar isLoading />);
-    expect(screen.getByTestId('progress-skeleton')).toBeTruthy();
+    expect(screen.getByTestId('progress-skeleton').getAttribute('aria-busy')).toBe('true');
     expect(screen.queryByRole('progressbar')).toBeNull();
   });
 });

@@ -24,7 +24,7 @@ describe('UpdateCard', () => {
     const img = screen.getByRole('img', { name: 'Delivery to Black River Community Kitchen' });
     expect(img.getAttribute('src')).toBe(update.imageUrl);
     expect(img.getAttribute('srcset')).toBe(update.srcset);
-    expect(img.getAttribute('sizes')).toBeTruthy();
+    expect(img.getAttribute('sizes')).toMatch(/\d+(px|vw)$/);
     expect(img.getAttribute('width')).toBe('1200');
     expect(img.getAttribute('height')).toBe('900');
     expect(img.getAttribute('loading')).toBe('lazy');
