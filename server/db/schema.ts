@@ -13,6 +13,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -175,18 +176,61 @@ export const deliveryUpdates = pgTable(
   (t) => [index('delivery_updates_feed_idx').on(t.deliveryDate.desc(), t.createdAt.desc())],
 );
 
+/** The owner's row (migration 0021): its password is ADMIN_PASSWORD or the stored hash (record 003). */
+export const OWNER_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
+
+/**
+ * Named admin accounts (issue 27, docs/decisions/021-team-accounts.md): the owner and the team
+ * members. A member's password hash is set when they accept the invitation.
+ */
+export const adminAccounts = pgTable(
+  'admin_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    email: text('email'),
+    /** owner | treasurer | editor | viewer (shared/admin-roles.ts). */
+    role: text('role').notNull(),
+    passwordHash: text('password_hash'),
+    disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('admin_accounts_email_idx').on(sql`lower(${t.email})`)],
+);
+
+/** Invitation and reset links: single use, with an end; only a SHA-256 of the token is stored. */
+export const adminInvitations = pgTable(
+  'admin_invitations',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => adminAccounts.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('admin_invitations_account_idx').on(t.accountId)],
+);
+
 /** Server-side admin sessions: only a SHA-256 of the cookie token is stored. */
 export const adminSessions = pgTable(
   'admin_sessions',
   {
     tokenHash: text('token_hash').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => adminAccounts.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' })
       .notNull()
       .defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('admin_sessions_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('admin_sessions_expires_idx').on(t.expiresAt),
+    index('admin_sessions_account_idx').on(t.accountId),
+  ],
 );
 
 /**
@@ -225,12 +269,17 @@ export const auditLog = pgTable(
     pledgeId: uuid('pledge_id'),
     pledgeReference: text('pledge_reference'),
     clientIp: text('client_ip'),
+    /** Who acted, as they were then (migration 0021); null for entries from before it. */
+    actorAccountId: uuid('actor_account_id'),
+    actorName: text('actor_name'),
+    actorRole: text('actor_role'),
     /** Before/after values, the deleted row, counts of an import: whatever the action needs. */
     details: jsonb('details'),
   },
   (t) => [
     index('audit_log_at_idx').on(t.at.desc(), t.id),
     index('audit_log_pledge_at_idx').on(t.pledgeId, t.at.desc()),
+    index('audit_log_actor_at_idx').on(t.actorAccountId, t.at.desc()),
   ],
 );
 

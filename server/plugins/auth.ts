@@ -1,9 +1,10 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ADMIN_ROUTE_ROLES, forbiddenMessage, roleMay, routeKey } from '@shared/admin-roles';
 import { ADMIN_MESSAGES } from '@shared/schemas/admin';
 import { HttpError } from '../lib/http-error';
 import { isPageAddress } from '../lib/page-address';
-import type { RouteAccess } from '../lib/route-access';
+import type { AdminIdentity, RouteAccess } from '../lib/route-access';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,6 +14,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     isAdmin: boolean;
     sessionTokenHash: string | null;
+    /** The signed-in account (any role), or null. */
+    admin: AdminIdentity | null;
   }
 }
 
@@ -23,24 +26,44 @@ declare module 'fastify' {
  */
 export interface SessionResolver {
   cookieName: string;
-  /** The token's hash when the session is valid, else null. */
-  validate(token: string): Promise<string | null>;
+  /** The session's account when the session is valid, else null. */
+  validate(token: string): Promise<AdminIdentity | null>;
 }
 
 /**
  * Admin protection in one place: every /api route declares `config.access`, and a route marked
- * 'admin' answers 401 without a valid session before its body is even read.
+ * 'admin' answers 401 without a valid session and 403 to a role the table
+ * (shared/admin-roles.ts) does not name, before its body is even read.
  */
 export async function registerAuth(app: FastifyInstance, sessions: SessionResolver) {
   await app.register(cookie);
   app.decorateRequest('isAdmin', false);
   app.decorateRequest('sessionTokenHash', null);
+  app.decorateRequest('admin', null);
 
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/') && !route.config?.access) {
       throw new Error(`Route ${route.method} ${route.url} must declare config.access`);
     }
+    // Deny by default: an admin route nobody may call is a mistake to see at start, not a 403.
+    if (route.config?.access === 'admin') {
+      for (const method of [route.method].flat()) {
+        if (!ADMIN_ROUTE_ROLES[routeKey(method, route.url)]) {
+          throw new Error(
+            `Route ${method} ${route.url} is an admin route missing from shared/admin-roles.ts`,
+          );
+        }
+      }
+    }
   });
+
+  const forbid = (request: FastifyRequest, admin: AdminIdentity) => {
+    request.log.warn(
+      { url: request.url.split('?')[0], method: request.method, role: admin.role },
+      'admin call refused to this role',
+    );
+    return new HttpError(403, forbiddenMessage(admin.role));
+  };
 
   const refuse = (request: FastifyRequest) => {
     request.log.warn(
@@ -56,10 +79,14 @@ export async function registerAuth(app: FastifyInstance, sessions: SessionResolv
     if (!access) return done();
     const token = request.cookies[sessions.cookieName];
     if (!token) return done(access === 'admin' ? refuse(request) : undefined);
-    sessions.validate(token).then((hash) => {
-      request.sessionTokenHash = hash;
-      request.isAdmin = hash !== null;
-      done(access === 'admin' && !request.isAdmin ? refuse(request) : undefined);
+    sessions.validate(token).then((admin) => {
+      request.admin = admin;
+      request.sessionTokenHash = admin?.sessionTokenHash ?? null;
+      request.isAdmin = admin !== null;
+      if (access !== 'admin') return done();
+      if (!admin) return done(refuse(request));
+      const url = request.routeOptions.url ?? '';
+      done(roleMay(admin.role, request.method, url) ? undefined : forbid(request, admin));
     }, done);
   });
 }

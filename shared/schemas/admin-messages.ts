@@ -8,4 +8,6 @@ export const ADMIN_MESSAGES = {
   unauthorized: 'Admin session required',
   sessionExpiredTitle: 'Session Expired',
   sessionExpired: 'Your session has expired. Please log in again.',
+  /** A team member's sign-in (e-mail + password) that did not match: never says which was wrong. */
+  invalidMemberLogin: 'Invalid e-mail or password',
 } as const;

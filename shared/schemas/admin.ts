@@ -6,6 +6,11 @@ export const loginSchema = z.object({
     .string({ error: ADMIN_MESSAGES.passwordRequired })
     .min(1, { error: ADMIN_MESSAGES.passwordRequired })
     .max(4096, { error: ADMIN_MESSAGES.invalidPassword }),
+  /**
+   * A team member's e-mail (issue 27). Absent or empty: the owner's password (ADMIN_PASSWORD), the
+   * spec's login unchanged.
+   */
+  email: z.string().trim().max(320).optional(),
 });
 
 export { ADMIN_MESSAGES } from './admin-messages';

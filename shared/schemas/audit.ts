@@ -9,6 +9,11 @@ export const AUDIT_ACTIONS = {
   'admin.logout': 'Logged out',
   'admin.sessions.revoke_all': 'Signed out all sessions',
   'admin.login.failed': 'Failed login',
+  'team.invite': 'Invited a team member',
+  'team.role': 'Changed a role',
+  'team.disable': 'Disabled a team member',
+  'team.enable': 'Re-enabled a team member',
+  'team.password_set': 'Set a password',
   'pledge.confirm': 'Confirmed payment',
   'pledge.unconfirm': 'Un-confirmed payment',
   'pledge.edit': 'Edited pledge',
@@ -40,6 +45,8 @@ const auditEntrySchema = z.object({
   pledgeId: z.string().nullable(),
   pledgeReference: z.string().nullable(),
   clientIp: z.string().nullable(),
+  /** Who acted, with their name and role at the time (issue 27); null before accounts existed. */
+  actor: z.object({ accountId: z.string(), name: z.string(), role: z.string() }).nullable(),
   details: z.record(z.string(), z.unknown()).nullable(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
@@ -62,4 +69,6 @@ export const auditQuerySchema = z.object({
     .optional()
     .default(50),
   before: z.iso.datetime({ error: 'before must be an ISO date-time' }).optional(),
+  /** One person's entries: an account id (the Team list's). */
+  actor: z.uuid({ error: 'actor must be an account id' }).optional(),
 });

@@ -1,6 +1,12 @@
-import { eq, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { adminSessions, rateLimits, settings } from '../../db/schema';
+import {
+  adminAccounts,
+  adminInvitations,
+  adminSessions,
+  rateLimits,
+  settings,
+} from '../../db/schema';
 
 export async function getSetting(db: DbOrTx, key: string): Promise<string | undefined> {
   const rows = await db
@@ -35,13 +41,141 @@ export async function setSetting(db: DbOrTx, key: string, value: string) {
     .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } });
 }
 
-export async function insertSession(db: DbOrTx, tokenHash: string, now: Date, expiresAt: Date) {
-  await db.insert(adminSessions).values({ tokenHash, createdAt: now, lastSeenAt: now, expiresAt });
+export async function insertSession(
+  db: DbOrTx,
+  tokenHash: string,
+  accountId: string,
+  now: Date,
+  expiresAt: Date,
+) {
+  await db
+    .insert(adminSessions)
+    .values({ tokenHash, accountId, createdAt: now, lastSeenAt: now, expiresAt });
 }
 
+/** The session with its account's name, role and whether it is disabled (one query per request). */
 export async function findSession(db: DbOrTx, tokenHash: string) {
-  const rows = await db.select().from(adminSessions).where(eq(adminSessions.tokenHash, tokenHash));
+  const rows = await db
+    .select({
+      createdAt: adminSessions.createdAt,
+      lastSeenAt: adminSessions.lastSeenAt,
+      expiresAt: adminSessions.expiresAt,
+      accountId: adminSessions.accountId,
+      name: adminAccounts.name,
+      role: adminAccounts.role,
+      disabledAt: adminAccounts.disabledAt,
+    })
+    .from(adminSessions)
+    .innerJoin(adminAccounts, eq(adminAccounts.id, adminSessions.accountId))
+    .where(eq(adminSessions.tokenHash, tokenHash));
   return rows[0];
+}
+
+/** Every session of one account (disabled, a changed password). */
+export async function deleteAccountSessions(db: DbOrTx, accountId: string) {
+  await db.delete(adminSessions).where(eq(adminSessions.accountId, accountId));
+}
+
+export type AccountRow = typeof adminAccounts.$inferSelect;
+
+export async function findAccountByEmail(db: DbOrTx, email: string) {
+  const rows = await db
+    .select()
+    .from(adminAccounts)
+    .where(sql`lower(${adminAccounts.email}) = ${email.trim().toLowerCase()}`);
+  return rows[0];
+}
+
+export async function findAccount(db: DbOrTx, id: string) {
+  const rows = await db.select().from(adminAccounts).where(eq(adminAccounts.id, id));
+  return rows[0];
+}
+
+export async function listAccounts(db: DbOrTx) {
+  return db
+    .select()
+    .from(adminAccounts)
+    .orderBy(asc(adminAccounts.createdAt), asc(adminAccounts.name));
+}
+
+export async function insertAccount(
+  db: DbOrTx,
+  values: { name: string; email: string; role: string; passwordHash?: string | null; now: Date },
+) {
+  const rows = await db
+    .insert(adminAccounts)
+    .values({
+      name: values.name,
+      email: values.email,
+      role: values.role,
+      passwordHash: values.passwordHash ?? null,
+      createdAt: values.now,
+    })
+    .onConflictDoNothing()
+    .returning();
+  return rows[0];
+}
+
+export async function updateAccount(
+  db: DbOrTx,
+  id: string,
+  set: Partial<Pick<AccountRow, 'role' | 'disabledAt' | 'passwordHash' | 'name'>>,
+) {
+  const rows = await db.update(adminAccounts).set(set).where(eq(adminAccounts.id, id)).returning();
+  return rows[0];
+}
+
+export async function insertInvitation(
+  db: DbOrTx,
+  values: { tokenHash: string; accountId: string; now: Date; expiresAt: Date },
+) {
+  await db.insert(adminInvitations).values({
+    tokenHash: values.tokenHash,
+    accountId: values.accountId,
+    createdAt: values.now,
+    expiresAt: values.expiresAt,
+  });
+}
+
+/**
+ * Uses an invitation link: marks it used in the same statement that finds it, so two requests with
+ * one link cannot both pass. Returns its account id, or undefined (unknown, used or expired).
+ */
+export async function useInvitation(db: DbOrTx, tokenHash: string, now: Date) {
+  const rows = await db
+    .update(adminInvitations)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(adminInvitations.tokenHash, tokenHash),
+        isNull(adminInvitations.usedAt),
+        sql`${adminInvitations.expiresAt} > ${now.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning({ accountId: adminInvitations.accountId });
+  return rows[0]?.accountId;
+}
+
+/** Whether an invitation link is still usable, and for whom (the set-password page's first look). */
+export async function peekInvitation(db: DbOrTx, tokenHash: string, now: Date) {
+  const rows = await db
+    .select({ accountId: adminInvitations.accountId, name: adminAccounts.name })
+    .from(adminInvitations)
+    .innerJoin(adminAccounts, eq(adminAccounts.id, adminInvitations.accountId))
+    .where(
+      and(
+        eq(adminInvitations.tokenHash, tokenHash),
+        isNull(adminInvitations.usedAt),
+        isNull(adminAccounts.disabledAt),
+        sql`${adminInvitations.expiresAt} > ${now.toISOString()}::timestamptz`,
+      ),
+    );
+  return rows[0];
+}
+
+/** A new link replaces the account's older ones. */
+export async function deleteInvitations(db: DbOrTx, accountId: string) {
+  await db.delete(adminInvitations).where(eq(adminInvitations.accountId, accountId));
 }
 
 export async function touchSession(db: DbOrTx, tokenHash: string, now: Date) {

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
@@ -6,14 +7,27 @@ import { ADMIN_MESSAGES, loginSchema } from '@shared/schemas/admin';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-error';
 import { clientKey } from '../../lib/client-key';
-import { verifyPassword } from './password';
+import { ADMIN_ROLES, type AdminRole } from '@shared/admin-roles';
+import { OWNER_ACCOUNT_ID } from '../../db/schema';
+import { actingAs } from '../audit/actor';
+import { hashPassword, verifyPassword } from './password';
 import { PasswordCheckGate } from './password-check-gate';
 import { writeAudit } from '../audit/repo';
 import * as repo from './repo';
 
 const WINDOW_MS = 60_000;
+/** An account's failed logins per minute, as a multiple of one address's (issue 27). */
+const PER_ACCOUNT_FACTOR = 3;
+/** What an unknown e-mail's password is checked against (same cost as a real one). */
+let unknownHash: Promise<string> | undefined;
+const unknownAccountHash = () =>
+  (unknownHash ??= hashPassword(randomBytes(16).toString('base64url')));
 
-const sessionStateSchema = z.object({ isAuthenticated: z.boolean() });
+const sessionStateSchema = z.object({
+  isAuthenticated: z.boolean(),
+  /** Who is signed in (issue 27): the client shows what the role may use. */
+  account: z.object({ name: z.string(), role: z.enum(ADMIN_ROLES) }).optional(),
+});
 const loginResultSchema = z.object({ ok: z.literal(true), isAuthenticated: z.literal(true) });
 const logoutResultSchema = z.object({ ok: z.literal(true), isAuthenticated: z.literal(false) });
 
@@ -36,9 +50,33 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
     { config: { access: 'public' }, schema: { response: { 200: sessionStateSchema } } },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return { isAuthenticated: request.isAdmin };
+      const a = request.admin;
+      // Signed out: the spec's answer, unchanged.
+      return a
+        ? { isAuthenticated: true, account: { name: a.name, role: a.role } }
+        : { isAuthenticated: false };
     },
   );
+
+  /** Counts one failed attempt under `key`; answers 429 once more than `limit` failed this window. */
+  async function countAttempt(request: FastifyRequest, key: string, limit: number) {
+    if (limit <= 0) return undefined;
+    const hit = await repo.hitRateLimit(db, key, config.now(), WINDOW_MS);
+    if (hit.count > limit) {
+      const retryAfter = Math.max(
+        1,
+        Math.ceil((hit.resetAt.getTime() - config.now().getTime()) / 1000),
+      );
+      request.log.warn({ ip: request.ip }, 'login rate limit reached');
+      throw new HttpError(
+        429,
+        'Too many login attempts. Please wait a minute and try again.',
+        undefined,
+        { 'Retry-After': String(retryAfter) },
+      );
+    }
+    return key;
+  }
 
   app.post(
     '/api/admin/login',
@@ -50,54 +88,72 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const limit = config.rateLimitLoginPerMinute;
       const key = `login:${clientKey(request.ip)}`;
+      const email = request.body.email?.toLowerCase() || undefined;
       // Admitted synchronously, before any await, so parallel guesses cannot all pass the check.
       // With the limit off (benchmarks from one address) only the total is bounded.
       const attempt = gate.enter(key, limit > 0 ? undefined : 0);
+      let account: { id: string; name: string; role: AdminRole };
       try {
         const { password } = request.body;
         // Counted before the check, in one atomic statement: parallel attempts each see their
         // own count, so at most `limit` of them reach scrypt in a window, across instances too.
-        const hit =
-          limit > 0 ? await repo.hitRateLimit(db, key, config.now(), WINDOW_MS) : undefined;
-        if (hit && hit.count > limit) {
-          const retryAfter = Math.max(
-            1,
-            Math.ceil((hit.resetAt.getTime() - config.now().getTime()) / 1000),
-          );
-          request.log.warn({ ip: request.ip }, 'login rate limit reached');
-          throw new HttpError(
-            429,
-            'Too many login attempts. Please wait a minute and try again.',
-            undefined,
-            { 'Retry-After': String(retryAfter) },
-          );
-        }
-        const ok = await attempt.run(() => verifyPassword(password, ctx.passwordHash()));
-        if (!ok) {
+        // Per address, and per account (issue 27): guesses spread over many addresses meet the
+        // account's limit, set higher so one address is stopped by its own limit first.
+        const counted = [
+          await countAttempt(request, key, limit),
+          await countAttempt(
+            request,
+            `login-account:${email ?? OWNER_ACCOUNT_ID}`,
+            limit * PER_ACCOUNT_FACTOR,
+          ),
+        ];
+        const member = email ? await repo.findAccountByEmail(db, email) : undefined;
+        // An unknown e-mail still costs one scrypt, so the answer's timing does not tell whether
+        // the address has an account.
+        const hash = email
+          ? (member?.passwordHash ?? (await unknownAccountHash()))
+          : ctx.passwordHash();
+        const ok = await attempt.run(() => verifyPassword(password, hash));
+        if (!ok || (email && (!member?.passwordHash || member.disabledAt))) {
           // Already counted above; only the audit entry is left to write.
-          await writeAudit(db, request, { action: 'admin.login.failed' });
+          await writeAudit(db, request, {
+            action: 'admin.login.failed',
+            ...(member ? { targetType: 'admin_account', targetId: member.id } : {}),
+            details: email ? { email } : { account: 'owner' },
+          });
           request.log.warn({ ip: request.ip }, 'failed admin login');
-          throw new HttpError(401, ADMIN_MESSAGES.invalidPassword);
+          throw new HttpError(
+            401,
+            email ? ADMIN_MESSAGES.invalidMemberLogin : ADMIN_MESSAGES.invalidPassword,
+          );
         }
-        // Only failures count: a successful login gives its attempt back.
-        if (hit) await repo.undoRateLimitHit(db, key);
+        account = member
+          ? { id: member.id, name: member.name, role: member.role as AdminRole }
+          : await ownerIdentity();
+        // Only failures count: a successful login gives its attempts back.
+        for (const k of counted) if (k) await repo.undoRateLimitHit(db, k);
       } finally {
         attempt.leave();
       }
       // Rotate: whatever session the browser had before is revoked (no fixation).
       if (request.sessionTokenHash) await sessions.revoke(request.sessionTokenHash);
       const { token } = await db.transaction(async (tx) => {
-        const created = await sessions.create(tx);
-        await writeAudit(tx, request, { action: 'admin.login' });
+        const created = await sessions.create(account.id, tx);
+        await writeAudit(tx, actingAs(request, account), { action: 'admin.login' });
         return created;
       });
       ctx.sessions.setCookie(request, reply, token);
-      request.log.info('admin logged in');
+      request.log.info({ role: account.role }, 'admin logged in');
       return reply
         .header('Cache-Control', 'no-store')
         .send({ ok: true as const, isAuthenticated: true as const });
     },
   );
+
+  async function ownerIdentity() {
+    const row = await repo.findAccount(db, OWNER_ACCOUNT_ID);
+    return { id: OWNER_ACCOUNT_ID, name: row?.name ?? 'Owner', role: 'owner' as const };
+  }
 
   app.post(
     '/api/admin/logout',

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { AdminRole } from '@shared/admin-roles';
 import type { AppConfig } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
+import type { AdminIdentity } from '../../lib/route-access';
 import { sessionCookie } from '../../lib/cookies';
 import { sha256 } from './password';
 import * as repo from './repo';
@@ -20,16 +22,22 @@ export function createSessions(
 ) {
   return {
     ...sessionCookie(config),
-    /** @param tx a transaction to write in (login writes its audit entry with it). */
-    async create(tx: DbOrTx = db): Promise<{ token: string; expiresAt: Date }> {
+    /**
+     * A session of one account.
+     * @param tx a transaction to write in (login writes its audit entry with it).
+     */
+    async create(accountId: string, tx: DbOrTx = db): Promise<{ token: string; expiresAt: Date }> {
       const token = randomBytes(32).toString('base64url');
       const now = config.now();
       const expiresAt = new Date(now.getTime() + config.sessionTtlMs);
-      await repo.insertSession(tx, sha256(token), now, expiresAt);
+      await repo.insertSession(tx, sha256(token), accountId, now, expiresAt);
       return { token, expiresAt };
     },
-    /** The token's hash when the session is valid (not expired, not idle too long), else null. */
-    async validate(token: string): Promise<string | null> {
+    /**
+     * Who the session is (its hash, account, name and role) when it is valid: not expired, not idle
+     * too long, its account not disabled. Else null.
+     */
+    async validate(token: string): Promise<AdminIdentity | null> {
       if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
       const hash = sha256(token);
       const row = await repo.findSession(db, hash);
@@ -45,13 +53,19 @@ export function createSessions(
         idleFor > config.sessionIdleMs ||
         idleFor < -CLOCK_SKEW_MS ||
         age < -CLOCK_SKEW_MS ||
-        age > config.sessionTtlMs
+        age > config.sessionTtlMs ||
+        row.disabledAt !== null
       ) {
         await repo.deleteSession(db, hash);
         return null;
       }
       if (idleFor > TOUCH_EVERY_MS) await repo.touchSession(db, hash, now);
-      return hash;
+      return {
+        sessionTokenHash: hash,
+        accountId: row.accountId,
+        name: row.name,
+        role: row.role as AdminRole,
+      };
     },
     revoke: (hash: string) => repo.deleteSession(db, hash),
   };

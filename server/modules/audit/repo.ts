@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@shared/schemas/audit';
 import type { Db, DbOrTx } from '../../db/client';
 import { auditLog } from '../../db/schema';
+import { actorOf, type AuditSource } from './actor';
 
 export interface AuditInput {
   action: AuditAction;
@@ -13,14 +14,16 @@ export interface AuditInput {
   details?: Record<string, unknown>;
 }
 
+/** @param request the request (its session's account is the actor), or a source of its own. */
 export async function writeAudit(
   db: DbOrTx,
-  request: FastifyRequest | { clientIp: string | null },
+  request: FastifyRequest | AuditSource,
   entries: AuditInput | AuditInput[],
 ) {
   const list = Array.isArray(entries) ? entries : [entries];
   if (list.length === 0) return;
   const clientIp = 'clientIp' in request ? request.clientIp : request.ip;
+  const actor = actorOf(request);
   await db.insert(auditLog).values(
     list.map((e) => ({
       action: e.action,
@@ -29,6 +32,9 @@ export async function writeAudit(
       pledgeId: e.pledgeId ?? null,
       pledgeReference: e.pledgeReference ?? null,
       clientIp,
+      actorAccountId: actor?.accountId ?? null,
+      actorName: actor?.name ?? null,
+      actorRole: actor?.role ?? null,
       details: e.details ?? null,
     })),
   );
@@ -64,15 +70,20 @@ export function toAuditEntry(r: AuditRow): AuditEntry {
     pledgeId: r.pledgeId,
     pledgeReference: r.pledgeReference,
     clientIp: r.clientIp,
+    actor:
+      r.actorAccountId && r.actorName && r.actorRole
+        ? { accountId: r.actorAccountId, name: r.actorName, role: r.actorRole }
+        : null,
     details: (r.details as Record<string, unknown> | null) ?? null,
   };
 }
 
 export async function listAudit(
   db: DbOrTx,
-  q: { pledgeId?: string; pledgeReference?: string; before?: Date; limit: number },
+  q: { pledgeId?: string; pledgeReference?: string; actor?: string; before?: Date; limit: number },
 ): Promise<AuditRow[]> {
   const conds: SQL[] = [];
+  if (q.actor) conds.push(eq(auditLog.actorAccountId, q.actor));
   if (q.pledgeId) conds.push(eq(auditLog.pledgeId, q.pledgeId));
   if (q.pledgeReference) {
     // A reference also finds the trail of a deleted pledge (the entries keep it).

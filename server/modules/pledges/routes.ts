@@ -26,7 +26,8 @@ import { convertMinor } from '@shared/received';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
 import * as repo from './repo';
-import { toAdminPledge, toCreatedPledge } from './views';
+import { forRole, toAdminPledge, toCreatedPledge } from './views';
+import { roleMay } from '@shared/admin-roles';
 import { recordPayment, reverseAllPayments, setReceivedTotal } from './service';
 
 const NOT_FOUND = 'Pledge not found';
@@ -91,7 +92,10 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
     (request, reply) => {
       const { limit } = request.query;
-      if (!request.isAdmin) {
+      // Only a role that reads the dashboard gets the admin rows (issue 27); an editor gets the
+      // public list.
+      const admin = request.admin;
+      if (!admin || !roleMay(admin.role, 'GET', '/api/admin/pledges')) {
         // The home's call (?limit=8) is the hottest read: a body built once per change, no promise.
         fromSnapshot(request, reply, Math.min(limit ?? PUBLIC_PLEDGES_MAX, PUBLIC_PLEDGES_MAX));
         return;
@@ -99,7 +103,12 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       reply.header('Cache-Control', 'no-store');
       return repo.listPledges(db, limit).then((rows) =>
         // Compressed here, off the event loop.
-        sendOnce(request, reply, JSON.stringify(rows.map(toAdminPledge)), JSON_TYPE),
+        sendOnce(
+          request,
+          reply,
+          JSON.stringify(rows.map((r) => forRole(toAdminPledge(r), admin.role))),
+          JSON_TYPE,
+        ),
       );
     },
   );
@@ -433,7 +442,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       );
       return {
         items: page.items.map((p) => ({
-          ...toAdminPledge(p),
+          ...forRole(toAdminPledge(p), request.admin!.role),
           donorSaysSentAt: saysSent.get(p.id)?.toISOString() ?? null,
         })),
         total: page.total,

@@ -1,3 +1,4 @@
+import { maskEmail, seesDonorEmails, type AdminRole } from '@shared/admin-roles';
 import { pledgeDisplayName } from '@shared/format';
 import { convertAmount, PAYMENT_STATE_LABEL, paymentSummary } from '@shared/received';
 import type { DonorPledgeView } from '@shared/schemas/email';
@@ -61,6 +62,11 @@ export function toAdminPledge(r: PledgeRow): AdminPledge {
     overpaidMinor: summary.overpaidMinor,
     paymentState: summary.state,
   };
+}
+
+/** The admin row as a role may see it: the viewer's has the donor's e-mail masked (issue 27). */
+export function forRole(p: AdminPledge, role: AdminRole): AdminPledge {
+  return seesDonorEmails(role) ? p : { ...p, email: maskEmail(p.email) };
 }
 
 /**

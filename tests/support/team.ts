@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { AdminRole } from '@shared/admin-roles';
+import { hashPassword, SCRYPT_PARAMS } from '../../server/modules/admin/password';
+import * as adminRepo from '../../server/modules/admin/repo';
+import type { TestApp } from './test-app';
+
+/** A team member's own password in the tests (12+ characters, not a common one). */
+export const MEMBER_PASSWORD = 'member-password-7Kq2';
+
+export interface Member {
+  id: string;
+  name: string;
+  email: string;
+  role: AdminRole;
+  password: string;
+  /** Signs in with e-mail and password; the Cookie header value. */
+  login(): Promise<string>;
+}
+
+/**
+ * A member with a password already set, written straight to the database (the invitation flow
+ * has its own tests), hashed at the test templates' cheap cost (tests/support/admin-password.ts).
+ */
+export async function createMember(
+  t: TestApp,
+  role: AdminRole,
+  overrides: { name?: string; email?: string; password?: string } = {},
+): Promise<Member> {
+  const tag = randomUUID().slice(0, 8);
+  const name = overrides.name ?? `${role} ${tag}`;
+  const email = overrides.email ?? `${role}-${tag}@team.example.test`;
+  const password = overrides.password ?? MEMBER_PASSWORD;
+  const row = await adminRepo.insertAccount(t.database.db, {
+    name,
+    email,
+    role,
+    passwordHash: await hashPassword(password, { ...SCRYPT_PARAMS, N: 1024 }),
+    now: t.config.now(),
+  });
+  if (!row) throw new Error(`createMember: ${email} exists`);
+  return {
+    id: row.id,
+    name,
+    email,
+    role,
+    password,
+    login: () => memberLogin(t, email, password),
+  };
+}
+
+export async function memberLogin(t: TestApp, email: string, password: string): Promise<string> {
+  const res = await t.request('/api/admin/login', { method: 'POST', json: { email, password } });
+  if (res.status !== 200) throw new Error(`member login: ${res.status} ${await res.text()}`);
+  return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+}
