@@ -25,7 +25,10 @@ ALTER TABLE "audit_log" ADD COLUMN "actor_name" text;--> statement-breakpoint
 ALTER TABLE "audit_log" ADD COLUMN "actor_role" text;--> statement-breakpoint
 CREATE INDEX "audit_log_actor_at_idx" ON "audit_log" USING btree ("actor_account_id","at" DESC NULLS LAST);--> statement-breakpoint
 -- Invitations and password resets: a single-use link; only a SHA-256 of its token is stored.
+-- The token is an HMAC of the id (like the donors' status links), so the e-mail worker can write
+-- the link when it sends the message.
 CREATE TABLE "admin_invitations" (
+	"id" uuid DEFAULT gen_random_uuid() NOT NULL UNIQUE,
 	"token_hash" text PRIMARY KEY NOT NULL,
 	"account_id" uuid NOT NULL REFERENCES "admin_accounts"("id") ON DELETE CASCADE,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -34,3 +37,10 @@ CREATE TABLE "admin_invitations" (
 );
 --> statement-breakpoint
 CREATE INDEX "admin_invitations_account_idx" ON "admin_invitations" USING btree ("account_id");
+--> statement-breakpoint
+-- The invitation e-mail goes through the outbox: a message is about a pledge or an invitation.
+ALTER TABLE "outbox" ALTER COLUMN "pledge_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "outbox" ADD COLUMN "invitation_id" uuid REFERENCES "admin_invitations"("id") ON DELETE CASCADE;--> statement-breakpoint
+ALTER TABLE "outbox" DROP CONSTRAINT "outbox_kind_known";--> statement-breakpoint
+ALTER TABLE "outbox" ADD CONSTRAINT "outbox_kind_known" CHECK ("kind" in ('instructions', 'receipt', 'team_invitation'));--> statement-breakpoint
+ALTER TABLE "outbox" ADD CONSTRAINT "outbox_one_subject" CHECK (("pledge_id" IS NULL) <> ("invitation_id" IS NULL));

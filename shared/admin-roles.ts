@@ -31,6 +31,10 @@ export const ADMIN_ROUTE_ROLES: Record<string, readonly AdminRole[]> = {
   // Sessions and the team
   'DELETE /api/admin/sessions': OWNER,
   'GET /api/admin/backup': OWNER,
+  'GET /api/admin/team': OWNER,
+  'POST /api/admin/team': OWNER,
+  'PATCH /api/admin/team/:id': OWNER,
+  'POST /api/admin/team/:id/invitation': OWNER,
   // Dashboard and activity
   'GET /api/admin/pledges': READ,
   'GET /api/admin/activity': READ,

@@ -202,6 +202,7 @@ export const adminAccounts = pgTable(
 export const adminInvitations = pgTable(
   'admin_invitations',
   {
+    id: uuid('id').notNull().unique().defaultRandom(),
     tokenHash: text('token_hash').primaryKey(),
     accountId: uuid('account_id')
       .notNull()
@@ -296,7 +297,7 @@ export const donorLinks = pgTable('donor_links', {
   donorSaysSentAt: timestamp('donor_says_sent_at', { withTimezone: true, mode: 'date' }),
 });
 
-export const OUTBOX_KINDS = ['instructions', 'receipt'] as const;
+export const OUTBOX_KINDS = ['instructions', 'receipt', 'team_invitation'] as const;
 
 /**
  * Transactional outbox (docs/decisions/014-email-outbox.md): a row is written in the
@@ -307,9 +308,11 @@ export const outbox = pgTable(
   'outbox',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    pledgeId: uuid('pledge_id')
-      .notNull()
-      .references(() => pledges.id, { onDelete: 'cascade' }),
+    /** The pledge the message is about, or (team_invitation) the invitation: one of the two. */
+    pledgeId: uuid('pledge_id').references(() => pledges.id, { onDelete: 'cascade' }),
+    invitationId: uuid('invitation_id').references(() => adminInvitations.id, {
+      onDelete: 'cascade',
+    }),
     kind: text('kind', { enum: OUTBOX_KINDS }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' })
       .notNull()
@@ -329,7 +332,8 @@ export const outbox = pgTable(
       .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
     index('outbox_pledge_idx').on(t.pledgeId, t.createdAt),
     index('outbox_created_idx').on(t.createdAt),
-    check('outbox_kind_known', sql`${t.kind} in ('instructions', 'receipt')`),
+    check('outbox_kind_known', sql`${t.kind} in ('instructions', 'receipt', 'team_invitation')`),
+    check('outbox_one_subject', sql`(${t.pledgeId} is null) <> (${t.invitationId} is null)`),
   ],
 );
 

@@ -1,4 +1,7 @@
+import { simpleParser } from 'mailparser';
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { AdminRole } from '@shared/admin-roles';
 import { hashPassword, SCRYPT_PARAMS } from '../../server/modules/admin/password';
 import * as adminRepo from '../../server/modules/admin/repo';
@@ -52,4 +55,34 @@ export async function memberLogin(t: TestApp, email: string, password: string): 
   const res = await t.request('/api/admin/login', { method: 'POST', json: { email, password } });
   if (res.status !== 200) throw new Error(`member login: ${res.status} ${await res.text()}`);
   return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+}
+
+/**
+ * The newest invitation link sent to `email`, read from the outbox's .eml files (DATA_DIR/outbox,
+ * no SMTP_URL): what the member would click. Waits for the e-mail worker, up to 15 s.
+ */
+export async function invitationToken(t: TestApp, email: string, after = 0): Promise<string> {
+  const dir = path.join(t.dataDir, 'outbox');
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    let files: string[] = [];
+    try {
+      files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
+    } catch {
+      /* not there yet */
+    }
+    const found: { at: number; token: string }[] = [];
+    for (const f of files) {
+      const full = path.join(dir, f);
+      const at = statSync(full).mtimeMs;
+      if (at < after) continue;
+      const parsed = await simpleParser(readFileSync(full));
+      const to = [parsed.to ?? []].flat().flatMap((a) => a.value.map((v) => v.address));
+      const link = /\/admin\/join\?t=([A-Za-z0-9_-]+)/.exec(parsed.text ?? '');
+      if (to.includes(email) && link) found.push({ at, token: link[1]! });
+    }
+    if (found.length) return found.sort((a, b) => b.at - a.at)[0]!.token;
+    if (Date.now() > deadline) throw new Error(`no invitation e-mail to ${email}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

@@ -127,9 +127,10 @@ export async function updateAccount(
 
 export async function insertInvitation(
   db: DbOrTx,
-  values: { tokenHash: string; accountId: string; now: Date; expiresAt: Date },
+  values: { id: string; tokenHash: string; accountId: string; now: Date; expiresAt: Date },
 ) {
   await db.insert(adminInvitations).values({
+    id: values.id,
     tokenHash: values.tokenHash,
     accountId: values.accountId,
     createdAt: values.now,
@@ -159,7 +160,11 @@ export async function useInvitation(db: DbOrTx, tokenHash: string, now: Date) {
 /** Whether an invitation link is still usable, and for whom (the set-password page's first look). */
 export async function peekInvitation(db: DbOrTx, tokenHash: string, now: Date) {
   const rows = await db
-    .select({ accountId: adminInvitations.accountId, name: adminAccounts.name })
+    .select({
+      accountId: adminInvitations.accountId,
+      name: adminAccounts.name,
+      email: adminAccounts.email,
+    })
     .from(adminInvitations)
     .innerJoin(adminAccounts, eq(adminAccounts.id, adminInvitations.accountId))
     .where(

@@ -1,6 +1,13 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { donorLinks, outbox, type OUTBOX_KINDS, pledges } from '../../db/schema';
+import {
+  adminAccounts,
+  adminInvitations,
+  donorLinks,
+  outbox,
+  type OUTBOX_KINDS,
+  pledges,
+} from '../../db/schema';
 
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 export type OutboxRow = typeof outbox.$inferSelect;
@@ -96,8 +103,22 @@ export async function donorSaysSentFor(db: DbOrTx, pledgeIds: string[]) {
 
 export interface DueMessage {
   message: OutboxRow;
-  pledge: typeof pledges.$inferSelect;
+  /** The pledge of a donor's message; null for a team invitation. */
+  pledge: typeof pledges.$inferSelect | null;
   hasLink: boolean;
+  /** A team invitation's link and member (issue 27); null for a donor's message. */
+  invitation: {
+    id: string;
+    expiresAt: Date;
+    name: string;
+    email: string | null;
+    role: string;
+  } | null;
+}
+
+/** Queues a team invitation's e-mail, in the invitation's own transaction. */
+export async function enqueueInvitation(db: DbOrTx, invitationId: string): Promise<void> {
+  await db.insert(outbox).values({ invitationId, kind: 'team_invitation' });
 }
 
 /**
@@ -107,10 +128,21 @@ export interface DueMessage {
  */
 export async function nextDue(db: DbOrTx, limit: number, lock: boolean): Promise<DueMessage[]> {
   const q = db
-    .select({ message: outbox, pledge: pledges, linked: donorLinks.pledgeId })
+    .select({
+      message: outbox,
+      pledge: pledges,
+      linked: donorLinks.pledgeId,
+      invitationId: adminInvitations.id,
+      expiresAt: adminInvitations.expiresAt,
+      name: adminAccounts.name,
+      email: adminAccounts.email,
+      role: adminAccounts.role,
+    })
     .from(outbox)
-    .innerJoin(pledges, eq(pledges.id, outbox.pledgeId))
+    .leftJoin(pledges, eq(pledges.id, outbox.pledgeId))
     .leftJoin(donorLinks, eq(donorLinks.pledgeId, outbox.pledgeId))
+    .leftJoin(adminInvitations, eq(adminInvitations.id, outbox.invitationId))
+    .leftJoin(adminAccounts, eq(adminAccounts.id, adminInvitations.accountId))
     .where(
       and(
         isNull(outbox.sentAt),
@@ -121,7 +153,15 @@ export async function nextDue(db: DbOrTx, limit: number, lock: boolean): Promise
     .orderBy(asc(outbox.nextAttemptAt))
     .limit(limit);
   const rows = lock ? await q.for('update', { of: outbox, skipLocked: true }) : await q;
-  return rows.map((r) => ({ message: r.message, pledge: r.pledge, hasLink: r.linked !== null }));
+  return rows.map((r) => ({
+    message: r.message,
+    pledge: r.pledge,
+    hasLink: r.linked !== null,
+    invitation:
+      r.invitationId && r.expiresAt && r.name && r.role
+        ? { id: r.invitationId, expiresAt: r.expiresAt, name: r.name, email: r.email, role: r.role }
+        : null,
+  }));
 }
 
 export async function markSent(db: DbOrTx, id: string) {

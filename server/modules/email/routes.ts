@@ -21,7 +21,8 @@ const NOT_FOUND = 'Pledge not found';
 function adminMessage(row: repo.OutboxRow): AdminEmailMessage {
   return {
     id: row.id,
-    kind: row.kind,
+    // A pledge's messages: never a team invitation (messagesOf reads one pledge's).
+    kind: row.kind as AdminEmailMessage['kind'],
     status: row.sentAt ? 'sent' : row.failedAt ? 'failed' : 'waiting',
     attempts: row.attempts,
     lastError: row.lastError,

@@ -18,6 +18,19 @@ export class StatusLinks {
     return createHmac('sha256', this.key).update(`pledge-status:${pledgeId}`).digest('base64url');
   }
 
+  /**
+   * A team invitation's token (issue 27), under the same key: the worker writes the link when it
+   * sends the e-mail; admin_invitations keeps only its SHA-256.
+   */
+  invitationToken(invitationId: string): string {
+    return createHmac('sha256', this.key).update(`team-invite:${invitationId}`).digest('base64url');
+  }
+
+  /** The set-password page of an invitation, absolute. */
+  invitationUrl(invitationId: string): string {
+    return `${this.baseUrl}/admin/join?t=${this.invitationToken(invitationId)}`;
+  }
+
   /** The site-relative link (the thank-you page) ... */
   path(pledgeId: string): string {
     return statusPagePath(pledgeId, this.token(pledgeId));

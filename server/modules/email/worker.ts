@@ -8,8 +8,13 @@ import { hashToken, type StatusLinks } from './status-links';
 import type { EmailData, RenderedEmail } from './templates/layout';
 import { instructionsEmail } from './templates/instructions';
 import { receiptEmail } from './templates/receipt';
+import { teamInvitationEmail } from './templates/team-invitation';
+import { ROLE_LABELS, type AdminRole } from '@shared/admin-roles';
 
-const TEMPLATES: Record<repo.OutboxKind, (data: EmailData) => RenderedEmail> = {
+const TEMPLATES: Record<
+  Exclude<repo.OutboxKind, 'team_invitation'>,
+  (data: EmailData) => RenderedEmail
+> = {
   instructions: instructionsEmail,
   receipt: receiptEmail,
 };
@@ -126,17 +131,43 @@ export class EmailWorker {
     return due.length > 0;
   }
 
-  private async deliver(db: DbOrTx, { message, pledge, hasLink }: repo.DueMessage): Promise<void> {
-    const { links, campaign, mailer, log } = this.opts;
-    if (!hasLink) await repo.ensureLink(db, pledge.id, hashToken(links.token(pledge.id)));
+  /** The message's recipient and text: a donor's (from the pledge now) or a team invitation. */
+  private async render(db: DbOrTx, due: repo.DueMessage) {
+    const { links, campaign } = this.opts;
+    const { message, pledge, invitation } = due;
+    if (message.kind === 'team_invitation') {
+      if (!invitation?.email) return undefined;
+      return {
+        to: invitation.email,
+        email: teamInvitationEmail({
+          campaign,
+          name: invitation.name,
+          roleLabel: ROLE_LABELS[invitation.role as AdminRole] ?? invitation.role,
+          url: links.invitationUrl(invitation.id),
+          expiresAt: invitation.expiresAt,
+        }),
+      };
+    }
+    if (!pledge) return undefined;
+    if (!due.hasLink) await repo.ensureLink(db, pledge.id, hashToken(links.token(pledge.id)));
     const email = TEMPLATES[message.kind]({
       campaign,
       pledge: toEmailPledge(pledge),
       statusUrl: links.url(pledge.id),
     });
+    return { to: pledge.email, email };
+  }
+
+  private async deliver(db: DbOrTx, due: repo.DueMessage): Promise<void> {
+    const { mailer, log } = this.opts;
+    const { message } = due;
+    const rendered = await this.render(db, due);
+    // Its pledge or invitation is gone (deleted in between): nothing to send.
+    if (!rendered) return repo.markSent(db, message.id);
+    const { to, email } = rendered;
     try {
       await mailer.send({
-        to: pledge.email,
+        to,
         ...email,
         messageId: `<${message.id}@${this.opts.messageIdDomain}>`,
       });

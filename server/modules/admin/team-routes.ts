@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AdminRole } from '@shared/admin-roles';
+import {
+  acceptInvitationSchema,
+  invitationTokenSchema,
+  memberInviteSchema,
+  memberUpdateSchema,
+  TEAM_MESSAGES,
+  teamListSchema,
+  teamMemberSchema,
+  type TeamMember,
+} from '@shared/schemas/team';
+import type { AppContext } from '../../context';
+import { OWNER_ACCOUNT_ID } from '../../db/schema';
+import type { DbOrTx } from '../../db/client';
+import { HttpError } from '../../lib/http-error';
+import { actingAs } from '../audit/actor';
+import { audited, writeAudit } from '../audit/repo';
+import { enqueueInvitation } from '../email/repo';
+import { hashPassword, sha256 } from './password';
+import * as repo from './repo';
+
+/** How long an invitation or reset link works (issue 27). */
+export const INVITATION_TTL_MS = 72 * 3600_000;
+
+const idParams = z.object({ id: z.uuid({ error: TEAM_MESSAGES.memberNotFound }) });
+const okSchema = z.object({ ok: z.literal(true) });
+const invitationSchema = z.object({ name: z.string(), email: z.string() });
+
+function toMember(r: repo.AccountRow): TeamMember {
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    role: r.role as AdminRole,
+    status: r.disabledAt
+      ? 'disabled'
+      : r.passwordHash || r.id === OWNER_ACCOUNT_ID
+        ? 'active'
+        : 'invited',
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The team (issue 27, docs/decisions/021-team-accounts.md): the owner adds members, changes their
+ * roles and disables them; an invitation link (single use, 72 hours, sent through the outbox) lets
+ * a member choose a password. Who may call what is in shared/admin-roles.ts.
+ */
+export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, config, email } = ctx;
+
+  /** A new link for the account (older ones stop working) and its e-mail, in `tx`. */
+  async function invite(tx: DbOrTx, accountId: string) {
+    await repo.deleteInvitations(tx, accountId);
+    const id = randomUUID();
+    const now = config.now();
+    await repo.insertInvitation(tx, {
+      id,
+      tokenHash: sha256(email.links.invitationToken(id)),
+      accountId,
+      now,
+      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+    });
+    await enqueueInvitation(tx, id);
+  }
+
+  app.get(
+    '/api/admin/team',
+    { config: { access: 'admin' }, schema: { response: { 200: teamListSchema } } },
+    async (_request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return { members: (await repo.listAccounts(db)).map(toMember) };
+    },
+  );
+
+  app.post(
+    '/api/admin/team',
+    {
+      config: { access: 'admin' },
+      schema: { body: memberInviteSchema, response: { 201: teamMemberSchema } },
+    },
+    async (request, reply) => {
+      const { name, email: address, role } = request.body;
+      const row = await audited(db, request, async (tx) => {
+        const created = await repo.insertAccount(tx, {
+          name,
+          email: address.toLowerCase(),
+          role,
+          now: config.now(),
+        });
+        if (!created) throw new HttpError(409, TEAM_MESSAGES.emailTaken);
+        await invite(tx, created.id);
+        return {
+          result: created,
+          audit: {
+            action: 'team.invite',
+            targetType: 'admin_account',
+            targetId: created.id,
+            details: { name, email: created.email, role },
+          },
+        };
+      });
+      email.worker.kick();
+      return reply.code(201).send(toMember(row));
+    },
+  );
+
+  app.patch(
+    '/api/admin/team/:id',
+    {
+      config: { access: 'admin' },
+      schema: { params: idParams, body: memberUpdateSchema, response: { 200: teamMemberSchema } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (id === OWNER_ACCOUNT_ID) throw new HttpError(400, TEAM_MESSAGES.ownerFixed);
+      const { role, disabled } = request.body;
+      const row = await audited(db, request, async (tx) => {
+        const before = await repo.findAccount(tx, id);
+        if (!before) throw new HttpError(404, TEAM_MESSAGES.memberNotFound);
+        const after = await repo.updateAccount(tx, id, {
+          ...(role ? { role } : {}),
+          ...(disabled === undefined ? {} : { disabledAt: disabled ? config.now() : null }),
+        });
+        // A disabled member is signed out at once everywhere. (A new role applies from the next
+        // request: the auth hook reads it with the session.)
+        const roleChanged = role !== undefined && role !== before.role;
+        if (disabled === true && !before.disabledAt) await repo.deleteAccountSessions(tx, id);
+        const audit = [
+          ...(roleChanged
+            ? [
+                {
+                  action: 'team.role' as const,
+                  targetType: 'admin_account',
+                  targetId: id,
+                  details: { name: before.name, before: before.role, after: role },
+                },
+              ]
+            : []),
+          ...(disabled !== undefined && disabled !== Boolean(before.disabledAt)
+            ? [
+                {
+                  action: disabled ? ('team.disable' as const) : ('team.enable' as const),
+                  targetType: 'admin_account',
+                  targetId: id,
+                  details: { name: before.name },
+                },
+              ]
+            : []),
+        ];
+        return { result: after!, audit };
+      });
+      return toMember(row);
+    },
+  );
+
+  // A new link: the invitation again, or a password reset (the old password keeps working until
+  // the new one is set; setting it ends the member's sessions).
+  app.post(
+    '/api/admin/team/:id/invitation',
+    { config: { access: 'admin' }, schema: { params: idParams, response: { 200: okSchema } } },
+    async (request) => {
+      const { id } = request.params;
+      if (id === OWNER_ACCOUNT_ID) throw new HttpError(400, TEAM_MESSAGES.ownerFixed);
+      await audited(db, request, async (tx) => {
+        const account = await repo.findAccount(tx, id);
+        if (!account || account.disabledAt) throw new HttpError(404, TEAM_MESSAGES.memberNotFound);
+        await invite(tx, id);
+        return {
+          result: undefined,
+          audit: {
+            action: 'team.invite',
+            targetType: 'admin_account',
+            targetId: id,
+            details: { name: account.name, email: account.email, role: account.role, again: true },
+          },
+        };
+      });
+      email.worker.kick();
+      return { ok: true as const };
+    },
+  );
+
+  // The set-password page: whose link is this (nothing is used up by looking)?
+  app.post(
+    '/api/team/invitation',
+    {
+      config: { access: 'public' },
+      bodyLimit: 4096,
+      schema: { body: invitationTokenSchema, response: { 200: invitationSchema } },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const found = await repo.peekInvitation(db, sha256(request.body.token), config.now());
+      if (!found?.email) throw new HttpError(404, TEAM_MESSAGES.linkInvalid);
+      return { name: found.name, email: found.email };
+    },
+  );
+
+  // Sets the member's password with the link: used up in the same statement that finds it.
+  app.post(
+    '/api/team/password',
+    {
+      config: { access: 'public' },
+      bodyLimit: 4096,
+      schema: { body: acceptInvitationSchema, response: { 200: okSchema } },
+    },
+    async (request) => {
+      const { token, password } = request.body;
+      const hash = await hashPassword(password);
+      await db.transaction(async (tx) => {
+        const accountId = await repo.useInvitation(tx, sha256(token), config.now());
+        const account = accountId ? await repo.findAccount(tx, accountId) : undefined;
+        if (!account || account.disabledAt) throw new HttpError(404, TEAM_MESSAGES.linkInvalid);
+        await repo.updateAccount(tx, account.id, { passwordHash: hash });
+        // A changed password ends every session of the account.
+        await repo.deleteAccountSessions(tx, account.id);
+        await writeAudit(tx, actingAs(request, account), {
+          action: 'team.password_set',
+          targetType: 'admin_account',
+          targetId: account.id,
+        });
+      });
+      return { ok: true as const };
+    },
+  );
+}
