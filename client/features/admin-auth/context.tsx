@@ -15,7 +15,8 @@ import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
 
 export interface AdminAuth {
   isAuthenticated: boolean;
-  login(password: string): Promise<boolean>;
+  /** The owner with the password alone; a team member with e-mail and password (issue 27). */
+  login(password: string, email?: string): Promise<boolean>;
   logout(): Promise<void>;
   /** Ends every admin session (all devices, this one included). */
   signOutEverywhere(): Promise<void>;
@@ -75,12 +76,13 @@ export function AdminAuthProvider({
   }, [checkAuth, initialAuthenticated]);
 
   const login = useCallback(
-    async (password: string) => {
+    async (password: string, email?: string) => {
       try {
         const res = await fetch('/api/admin/login', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ password }),
+          // No e-mail: the owner's password (the spec's body, unchanged).
+          body: JSON.stringify(email ? { email, password } : { password }),
           credentials: 'include',
         });
         if (!res.ok) return false;

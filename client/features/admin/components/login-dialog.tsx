@@ -8,7 +8,9 @@ import { useAdminAuth } from '../../admin-auth';
 
 /**
  * "Admin Access" (product rule): an empty password gives "Password is required"; a rejected one
- * gives "Invalid admin password" and clears the field. No other client-side rule.
+ * gives "Invalid admin password" and clears the field. No other client-side rule. Team members
+ * (issue 27) also fill in the optional e-mail field; a rejected member sign-in says "Invalid e-mail
+ * or password". Left empty, the dialog is the spec's owner login, unchanged.
  */
 export function LoginDialog({
   open,
@@ -18,6 +20,7 @@ export function LoginDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const { login } = useAdminAuth();
+  const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
@@ -29,15 +32,17 @@ export function LoginDialog({
       return;
     }
     setPending(true);
-    const ok = await login(password);
+    const member = email.trim();
+    const ok = await login(password, member || undefined);
     setPending(false);
     if (ok) {
       setPassword('');
+      setEmail('');
       setError(undefined);
       onOpenChange(false);
     } else {
       setPassword('');
-      setError(ADMIN_MESSAGES.invalidPassword);
+      setError(member ? ADMIN_MESSAGES.invalidMemberLogin : ADMIN_MESSAGES.invalidPassword);
     }
   }
 
@@ -60,7 +65,7 @@ export function LoginDialog({
             id="admin-password"
             type="password"
             autoComplete="current-password"
-            // eslint-disable-next-line jsx-a11y/no-autofocus -- a dialog the admin just opened to type the password in: focus goes to its only field
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- a dialog the admin just opened to type the password in: focus goes to the password, as before team accounts
             autoFocus
             value={password}
             onChange={(e) => {
@@ -71,6 +76,24 @@ export function LoginDialog({
             aria-describedby={error ? 'admin-password-error' : undefined}
           />
           <FieldError id="admin-password-error">{error}</FieldError>
+          {/* After the password, so the owner's dialog starts and reads as the spec's. */}
+          <Label htmlFor="admin-email" className="mt-2">
+            E-mail (team members)
+          </Label>
+          <Input
+            id="admin-email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              if (error) setError(undefined);
+            }}
+            aria-describedby="admin-email-hint"
+          />
+          <p id="admin-email-hint" className="text-muted-foreground text-sm">
+            Leave empty to sign in as the owner.
+          </p>
           <DialogFooter>
             <Button variant="outline" onClick={() => onOpenChange(false)}>
               Cancel
