@@ -61,7 +61,11 @@ export async function memberLogin(t: TestApp, email: string, password: string): 
  * The newest invitation link sent to `email`, read from the outbox's .eml files (DATA_DIR/outbox,
  * no SMTP_URL): what the member would click. Waits for the e-mail worker, up to 15 s.
  */
-export async function invitationToken(t: TestApp, email: string, after = 0): Promise<string> {
+export async function invitationToken(
+  t: { dataDir: string },
+  email: string,
+  after = 0,
+): Promise<string> {
   const dir = path.join(t.dataDir, 'outbox');
   const deadline = Date.now() + 15_000;
   for (;;) {
