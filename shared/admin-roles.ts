@@ -9,7 +9,6 @@ export const ADMIN_ROLES = ['owner', 'treasurer', 'editor', 'viewer'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
 /** The roles the owner may give a member (the owner is the ADMIN_PASSWORD account). */
 export const MEMBER_ROLES = ['treasurer', 'editor', 'viewer'] as const;
-export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 export const ROLE_LABELS: Record<AdminRole, string> = {
   owner: 'Owner',

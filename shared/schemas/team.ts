@@ -14,7 +14,7 @@ export const TEAM_MESSAGES = {
   memberNotFound: 'Team member not found',
 } as const;
 
-export const PASSWORD_MIN = 12;
+const PASSWORD_MIN = 12;
 
 export const memberInviteSchema = z.object({
   name: z
@@ -29,7 +29,6 @@ export const memberInviteSchema = z.object({
     .pipe(z.email({ error: TEAM_MESSAGES.emailInvalid })),
   role: z.enum(MEMBER_ROLES, { error: TEAM_MESSAGES.roleInvalid }),
 });
-export type MemberInvite = z.infer<typeof memberInviteSchema>;
 
 export const memberUpdateSchema = z
   .object({
@@ -53,7 +52,7 @@ export type TeamMember = z.infer<typeof teamMemberSchema>;
 
 export const teamListSchema = z.object({ members: z.array(teamMemberSchema) });
 
-export const newPasswordSchema = z
+const newPasswordSchema = z
   .string({ error: TEAM_MESSAGES.passwordTooShort })
   .min(PASSWORD_MIN, { error: TEAM_MESSAGES.passwordTooShort })
   .max(200, { error: TEAM_MESSAGES.passwordTooLong });

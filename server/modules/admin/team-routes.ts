@@ -24,7 +24,7 @@ import { hashPassword, sha256 } from './password';
 import * as repo from './repo';
 
 /** How long an invitation or reset link works (issue 27). */
-export const INVITATION_TTL_MS = 72 * 3600_000;
+const INVITATION_TTL_MS = 72 * 3600_000;
 
 const idParams = z.object({ id: z.uuid({ error: TEAM_MESSAGES.memberNotFound }) });
 const okSchema = z.object({ ok: z.literal(true) });

@@ -6,10 +6,13 @@ import { apiErrorSchema } from '@shared/schemas/api';
 import { progressSchema, progressUpdateSchema } from '@shared/schemas/progress';
 import type { AppContext } from '../../context';
 import { clientKey } from '../../lib/client-key';
+import { HttpError } from '../../lib/http-error';
 import { sendCached, sendRaw } from '../../read-model/cached-body';
 import { audited } from '../audit/repo';
 import { LiveStream } from './live-stream';
 import * as repo from './repo';
+
+const GOAL_OWNER_ONLY = 'Only the campaign’s owner can change the goal.';
 
 /** The page's fallback when the stream is refused: it asks for the numbers every LIVE_POLL_MS. */
 const POLL_SECONDS = LIVE_POLL_MS / 1000;
@@ -121,6 +124,11 @@ export async function progressRoutes(fastify: FastifyInstance, ctx: AppContext) 
       await snapshot.write(() =>
         audited(db, request, async (tx) => {
           const before = await repo.readProgressRow(tx);
+          // The goal is a campaign-wide setting: the owner's (issue 27). An editor may send the
+          // current goal back with the adjustment (the dialog does), not a new one.
+          const role = request.admin!.role;
+          if (role !== 'owner' && input.goalAmount !== undefined && input.goalAmount !== before.goalAmount)
+            throw new HttpError(403, GOAL_OWNER_ONLY);
           await repo.writeProgress(tx, input, config.now());
           return {
             result: undefined,
