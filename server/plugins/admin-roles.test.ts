@@ -122,3 +122,26 @@ describe('what each role sees', () => {
     });
   });
 });
+
+describe('the goal is the owner’s', () => {
+  test('an editor adjusts progress and may send the current goal back, not a new one', async ({
+    app,
+    progress,
+  }) => {
+    const editor = await createMember(app, 'editor');
+    const cookie = await editor.login();
+    const { goalAmount } = await progress();
+    const put = (json: object, c = cookie) =>
+      app.request('/api/progress', { method: 'PUT', json, cookie: c });
+    expect((await put({ manualAdjustment: 3 })).status).toBe(200);
+    expect((await put({ manualAdjustment: 4, goalAmount })).status).toBe(200);
+    const refused = await put({ manualAdjustment: 5, goalAmount: goalAmount + 1000 });
+    expect(refused.status).toBe(403);
+    expect(await progress()).toMatchObject({ goalAmount });
+    expect(
+      (await put({ manualAdjustment: 0, goalAmount: goalAmount + 1000 }, await app.login())).status,
+    ).toBe(200);
+    expect(await progress()).toMatchObject({ goalAmount: goalAmount + 1000 });
+    expect((await put({ manualAdjustment: 0, goalAmount }, await app.login())).status).toBe(200);
+  });
+});

@@ -15,6 +15,10 @@ const PUBLIC_WRITES = new Set([
   // "I've sent the transfer": no session, but the status link's token (404 without it;
   // docs/decisions/014-email-outbox.md).
   'POST /api/pledges/:id/sent',
+  // A team invitation's link (issue 27): no session, the link's token (404 without it;
+  // server/modules/admin/team.test.ts).
+  'POST /api/team/invitation',
+  'POST /api/team/password',
 ]);
 /** Reads that expose admin data. */
 const ADMIN_READS = ['/api/admin/pledges', '/api/pledges/export'];

@@ -127,7 +127,11 @@ export async function progressRoutes(fastify: FastifyInstance, ctx: AppContext) 
           // The goal is a campaign-wide setting: the owner's (issue 27). An editor may send the
           // current goal back with the adjustment (the dialog does), not a new one.
           const role = request.admin!.role;
-          if (role !== 'owner' && input.goalAmount !== undefined && input.goalAmount !== before.goalAmount)
+          if (
+            role !== 'owner' &&
+            input.goalAmount !== undefined &&
+            input.goalAmount !== before.goalAmount
+          )
             throw new HttpError(403, GOAL_OWNER_ONLY);
           await repo.writeProgress(tx, input, config.now());
           return {
