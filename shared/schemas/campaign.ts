@@ -20,6 +20,10 @@ const bankAccount = z.object({
 export const campaignSchema = z.object({
   name: text,
   tagline: text,
+  /** The home page's document title (also the share preview's fallback). */
+  siteTitle: text,
+  /** The pages' meta description, for search engines. */
+  siteDescription: text,
   mission: z.array(text).min(1),
   partners: z
     .array(
