@@ -24,6 +24,11 @@ export const campaignSchema = z.object({
   siteTitle: text,
   /** The pages' meta description, for search engines. */
   siteDescription: text,
+  /**
+   * What a donor shares after "I just pledged N meal containers": {campaign} is the campaign's
+   * name, {unitPrice} the price of one container in both currencies.
+   */
+  shareMessage: text,
   mission: z.array(text).min(1),
   partners: z
     .array(
