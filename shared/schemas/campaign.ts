@@ -57,7 +57,7 @@ export const campaignSchema = z.object({
     jmdTransfer: bankAccount,
     confirmationEmail: z.email(),
     /**
-     * Also ask donors to e-mail a confirmation of their transfer (issue 24): off by default, the
+     * Also ask donors to e-mail a confirmation of their transfer: off by default, the
      * status page's "I've sent the transfer" is the one action.
      */
     askForConfirmationEmail: z.boolean().default(false),
