@@ -76,7 +76,7 @@ export const pledges = pgTable(
     idempotencyKey: text('idempotency_key'),
     /**
      * SHA-256 of the body the key came with: the same key with another body is refused (422), as
-     * the IETF Idempotency-Key draft says (second review 2.6, migration 0017).
+     * the IETF Idempotency-Key draft says (migration 0017).
      */
     idempotencyBodyHash: text('idempotency_body_hash'),
     /**

@@ -20,6 +20,15 @@ const bankAccount = z.object({
 export const campaignSchema = z.object({
   name: text,
   tagline: text,
+  /** The home page's document title (also the share preview's fallback). */
+  siteTitle: text,
+  /** The pages' meta description, for search engines. */
+  siteDescription: text,
+  /**
+   * What a donor shares after "I just pledged N meal containers": {campaign} is the campaign's
+   * name, {unitPrice} the price of one container in both currencies.
+   */
+  shareMessage: text,
   mission: z.array(text).min(1),
   partners: z
     .array(
@@ -48,7 +57,7 @@ export const campaignSchema = z.object({
     jmdTransfer: bankAccount,
     confirmationEmail: z.email(),
     /**
-     * Also ask donors to e-mail a confirmation of their transfer (issue 24): off by default, the
+     * Also ask donors to e-mail a confirmation of their transfer: off by default, the
      * status page's "I've sent the transfer" is the one action.
      */
     askForConfirmationEmail: z.boolean().default(false),

@@ -8,7 +8,7 @@ export type OutboxRow = typeof outbox.$inferSelect;
 /**
  * Queues the instructions e-mail of new pledges and stores their status links' hashes: one
  * statement, called inside the pledges' own transaction (the outbox is only as good as that).
- * `mail` says which of them get the e-mail (the others are over a cap: second review 2.1). Queued
+ * `mail` says which of them get the e-mail (the others are over a cap). Queued
  * at `now` (the app's clock), the time the caps count by.
  */
 export async function enqueueNewPledges(

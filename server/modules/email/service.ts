@@ -33,7 +33,7 @@ export interface EmailService {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Which new pledges get their instructions e-mail (second review 2.1): anyone can pledge with
+ * Which new pledges get their instructions e-mail: anyone can pledge with
  * anyone's address, so at most `mailPerAddressPerDay` go to one address and
  * `mailPerClientPerDay` are caused by one client key in 24 hours (0: no cap). The pledges
  * themselves are all stored, and each donor sees the instructions on screen. Concurrent
@@ -147,7 +147,7 @@ async function pledgeForLink(db: DbOrTx, id: unknown, token: unknown) {
 }
 
 /**
- * pledgeForLink for a request, within the client's limit of wrong links (second review 2.10):
+ * pledgeForLink for a request, within the client's limit of wrong links:
  * counted before the lookup, given back when the link is right.
  */
 export async function pledgeForRequest(

@@ -40,7 +40,7 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
     throw badRequest(
       'Idempotency-Key must be 8 to 100 letters, digits, dashes or underscores (a UUID).',
     );
-  // As sent: "ABC…" and "abc…" are two keys (second review 2.6; lower-casing them let another
+  // As sent: "ABC…" and "abc…" are two keys (lower-casing them let another
   // body find someone else's pledge).
   return raw;
 }
@@ -172,7 +172,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
         ? await submitOnce(key, input, client)
         : await writer.submit({ ...repo.newPledgeValues(input), clientKey: client });
       // A replay from another client (a key that leaked or was guessed) gets the pledge, but not
-      // its status link, which shows the donor's name and payment state (second review 2.6).
+      // its status link, which shows the donor's name and payment state.
       const ownClient = row.clientKey === null || row.clientKey === client;
       // The donor's own payment reference and status page link
       // (docs/decisions/014-email-outbox.md), for the thank-you page: only in this answer, never in
