@@ -121,6 +121,11 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: 'donor status',
     errors: [404, 429],
   },
+  'POST /api/pledges/{id}/cancel': {
+    summary: 'The donor cancels the pledge ("I can’t complete this pledge")',
+    tag: 'donor status',
+    errors: [400, 404, 429],
+  },
 
   'GET /api/admin/pledges/{id}/emails': {
     summary: 'The e-mails of a pledge and their delivery',

@@ -35,6 +35,7 @@ const EXPECTED = [
   'DELETE /api/pledges/{id}/confirm',
   'GET /api/pledges/{id}/status',
   'POST /api/pledges/{id}/sent',
+  'POST /api/pledges/{id}/cancel',
   'PATCH /api/pledges/{id}',
   'DELETE /api/pledges/{id}',
   'GET /api/admin/pledges',
@@ -97,6 +98,7 @@ const OPEN_TO_ANYONE = [
   'POST /api/admin/logout',
   'POST /api/pledges',
   'POST /api/pledges/{id}/sent',
+  'POST /api/pledges/{id}/cancel',
   'PUT /api/objects/uploads/{id}',
 ];
 

@@ -8,10 +8,12 @@ import { hashToken, type StatusLinks } from './status-links';
 import type { EmailData, RenderedEmail } from './templates/layout';
 import { instructionsEmail } from './templates/instructions';
 import { receiptEmail } from './templates/receipt';
+import { reminderEmail } from './templates/reminder';
 
 const TEMPLATES: Record<repo.OutboxKind, (data: EmailData) => RenderedEmail> = {
   instructions: instructionsEmail,
   receipt: receiptEmail,
+  reminder: reminderEmail,
 };
 
 /** A refused message is retried with growing delays (base, 2×, 4×… at most an hour) for a day. */
