@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = {
   'pledge.delete': 'Deleted pledge',
   'pledge.resend_instructions': 'Resent payment instructions',
   'pledge.cancel': 'Cancelled pledge',
+  'pledge.lapse': 'Pledge lapsed',
   'pledges.release_lapsed': 'Released lapsed pledges',
   'reminders.pause': 'Paused reminders',
   'reminders.resume': 'Resumed reminders',
