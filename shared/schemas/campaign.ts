@@ -89,7 +89,13 @@ export const campaignSchema = z.object({
     .refine((r) => r.lapseAfterDays > r.days[r.days.length - 1]!, {
       message: 'reminders.lapseAfterDays must be after the last reminder day',
     })
-    .default({ days: [7, 21, 42], lapseAfterDays: 60, enabled: true, checkEveryMinutes: 15, maxPerRun: 200 }),
+    .default({
+      days: [7, 21, 42],
+      lapseAfterDays: 60,
+      enabled: true,
+      checkEveryMinutes: 15,
+      maxPerRun: 200,
+    }),
 });
 
 export type Campaign = z.infer<typeof campaignSchema>;

@@ -67,7 +67,12 @@ export async function enqueue(
 ): Promise<void> {
   await db
     .insert(outbox)
-    .values({ pledgeId, kind, step: opts.step ?? null, ...(opts.at ? { createdAt: opts.at } : {}) });
+    .values({
+      pledgeId,
+      kind,
+      step: opts.step ?? null,
+      ...(opts.at ? { createdAt: opts.at } : {}),
+    });
 }
 
 /**

@@ -81,7 +81,9 @@ export async function reminderRoutes(fastify: FastifyInstance, ctx: AppContext) 
       emailRepo.remindersOf(db, id),
       emailRepo.findLink(db, id),
     ]);
-    const owed = pledge.status === 'open' && (!pledge.isPaid || (pledge.receivedMinor ?? 0) < pledge.amount * 100);
+    const owed =
+      pledge.status === 'open' &&
+      (!pledge.isPaid || (pledge.receivedMinor ?? 0) < pledge.amount * 100);
     const next =
       owed && !state?.pausedAt && config.campaign.reminders.enabled
         ? nextDueAt({
@@ -98,7 +100,11 @@ export async function reminderRoutes(fastify: FastifyInstance, ctx: AppContext) 
         sent: rows.map((r) => ({
           step: r.step,
           queuedAt: r.createdAt.toISOString(),
-          status: r.sentAt ? ('sent' as const) : r.failedAt ? ('failed' as const) : ('waiting' as const),
+          status: r.sentAt
+            ? ('sent' as const)
+            : r.failedAt
+              ? ('failed' as const)
+              : ('waiting' as const),
         })),
         nextDueAt: next?.toISOString() ?? null,
         pausedAt: state?.pausedAt?.toISOString() ?? null,

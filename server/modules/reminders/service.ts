@@ -140,7 +140,11 @@ export async function runOnce(deps: ReminderDeps, now: Date): Promise<RunResult>
           targetId: r.id,
           pledgeId: r.id,
           pledgeReference: r.reference,
-          details: { lapseAfterDays: schedule.lapseAfterDays, amount: r.amount, currency: r.currency },
+          details: {
+            lapseAfterDays: schedule.lapseAfterDays,
+            amount: r.amount,
+            currency: r.currency,
+          },
         })),
       );
     return rows.length;
