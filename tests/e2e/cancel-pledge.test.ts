@@ -80,5 +80,27 @@ describe('a donor cancels a pledge', () => {
     const row = page.getByRole('row').filter({ hasText: 'Cancel Clara' });
     await row.getByText('Cancelled', { exact: true }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // Its e-mails view shows its reminders: none sent, none due (cancelled).
+    await row.getByRole('button', { name: 'E-mails to Cancel Clara' }).click();
+    const emails = page.getByRole('dialog', { name: 'E-mails' });
+    await emails.getByText(/No reminder sent yet\. No further reminder is due\./).waitFor();
+    await emails.getByRole('button', { name: 'Pause reminders' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await emails.getByRole('button', { name: 'Close' }).first().click();
+    await emails.waitFor({ state: 'detached' });
+  });
+
+  it('the admin sees the schedule read-only and pauses every reminder', async () => {
+    const panel = page.getByRole('region', { name: 'Reminders' });
+    await panel.getByText('Days 7, 21, 42 after the pledge; Lapsed after 60 days').waitFor();
+    await panel.getByRole('button', { name: 'Pause all reminders' }).click();
+    await panel.getByText(/^Paused since /).waitFor();
+    await panel.getByRole('button', { name: 'Resume all reminders' }).click();
+    await panel.getByText('Running', { exact: true }).waitFor();
+    expect(await panel.getByRole('button', { name: 'Release lapsed pledges' }).isDisabled()).toBe(
+      true,
+    );
+    expect(await seriousA11yViolations(page)).toEqual([]);
   });
 });
