@@ -75,6 +75,36 @@ export const campaignSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'supplierBrand must be letters, digits and dashes'),
   footerDisclaimer: z.array(text).min(1),
+  /**
+   * Reminders for unpaid pledges (issue 26, docs/decisions/019-reminders-and-lapse.md): sent at
+   * these days after the pledge; still unpaid `lapseAfterDays` after it, a pledge is Lapsed.
+   */
+  reminders: z
+    .object({
+      days: z
+        .array(z.number().int().min(1).max(365))
+        .min(1)
+        .max(10)
+        .refine((d) => d.every((x, i) => i === 0 || x > d[i - 1]!), {
+          message: 'reminders.days must be increasing',
+        })
+        .default([7, 21, 42]),
+      lapseAfterDays: z.number().int().min(1).max(730).default(60),
+      enabled: z.boolean().default(true),
+      /** How often the scheduler looks, and at most how many reminders one look sends. */
+      checkEveryMinutes: z.number().int().min(1).max(1440).default(15),
+      maxPerRun: z.number().int().min(1).max(10_000).default(200),
+    })
+    .refine((r) => r.lapseAfterDays > r.days[r.days.length - 1]!, {
+      message: 'reminders.lapseAfterDays must be after the last reminder day',
+    })
+    .default({
+      days: [7, 21, 42],
+      lapseAfterDays: 60,
+      enabled: true,
+      checkEveryMinutes: 15,
+      maxPerRun: 200,
+    }),
 });
 
 export type Campaign = z.infer<typeof campaignSchema>;

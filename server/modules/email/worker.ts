@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Campaign } from '@shared/schemas/campaign';
+import { paymentSummary } from '@shared/received';
 import type { Database, DbOrTx } from '../../db/client';
 import { toEmailPledge } from '../pledges/views';
 import type { Mailer } from './mailer';
@@ -8,10 +9,12 @@ import { hashToken, type StatusLinks } from './status-links';
 import type { EmailData, RenderedEmail } from './templates/layout';
 import { instructionsEmail } from './templates/instructions';
 import { receiptEmail } from './templates/receipt';
+import { reminderEmail } from './templates/reminder';
 
 const TEMPLATES: Record<repo.OutboxKind, (data: EmailData) => RenderedEmail> = {
   instructions: instructionsEmail,
   receipt: receiptEmail,
+  reminder: reminderEmail,
 };
 
 /** A refused message is retried with growing delays (base, 2×, 4×… at most an hour) for a day. */
@@ -129,6 +132,14 @@ export class EmailWorker {
   private async deliver(db: DbOrTx, { message, pledge, hasLink }: repo.DueMessage): Promise<void> {
     const { links, campaign, mailer, log } = this.opts;
     if (!hasLink) await repo.ensureLink(db, pledge.id, hashToken(links.token(pledge.id)));
+    // A reminder of a pledge paid or cancelled since it was queued is not sent (issue 26).
+    if (message.kind === 'reminder') {
+      const state = paymentSummary(pledge).state;
+      if (pledge.status !== 'open' || (state !== 'pending' && state !== 'part-paid')) {
+        await repo.markNotNeeded(db, message.id);
+        return;
+      }
+    }
     const email = TEMPLATES[message.kind]({
       campaign,
       pledge: toEmailPledge(pledge),

@@ -421,8 +421,15 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const q = request.query;
-      // Counts and stat cards come from the snapshot (exact, no scan); only a search counts in SQL.
-      const knownTotal = q.search.trim() ? undefined : snapshot.countByStatus(q.status);
+      // Counts and stat cards come from the snapshot (exact, no scan); only a search counts in SQL,
+      // and the Cancelled and Lapsed filters (a few rows, through their partial index). "All" lists
+      // the pledges the totals no longer count too: those are counted through the same index.
+      const knownTotal =
+        q.search.trim() || q.status === 'cancelled' || q.status === 'lapsed'
+          ? undefined
+          : q.status === 'all'
+            ? snapshot.countByStatus('all') + (await repo.countUncounted(db))
+            : snapshot.countByStatus(q.status);
       const page = await repo.adminPledgePage(db, q, knownTotal);
       const stats = snapshot.pledgeStats();
       reply.header('Cache-Control', 'no-store');

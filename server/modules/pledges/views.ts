@@ -60,6 +60,7 @@ export function toAdminPledge(r: PledgeRow): AdminPledge {
     outstandingMinor: summary.outstandingMinor,
     overpaidMinor: summary.overpaidMinor,
     paymentState: summary.state,
+    pledgeStatus: r.status,
   };
 }
 
@@ -118,6 +119,7 @@ export function toDonorView(
     overpaidMinor: admin.overpaidMinor,
     paymentConfirmedAt: admin.paymentConfirmedAt,
     donorSaysSentAt: link.donorSaysSentAt?.toISOString() ?? null,
+    pledgeStatus: pledge.status,
   };
 }
 

@@ -27,6 +27,7 @@ import { PledgeTable } from './pledge-table';
 import { PostUpdateDialog } from './post-update-dialog';
 import { ProgressDialog } from './progress-dialog';
 import { StatCards } from './stat-cards';
+import { RemindersPanel } from './reminders-panel';
 import { UpdatesGrid } from './updates-grid';
 
 const DEFAULT_PARAMS: AdminPledgeParams = {
@@ -174,6 +175,8 @@ export function AdminDashboard() {
             onRecordPayment={setPayingPledge}
             onEmails={setEmailsOf}
           />
+
+          <RemindersPanel />
         </div>
       )}
 
