@@ -13,6 +13,7 @@ import { shareRoutes } from './modules/share/routes';
 import { updateRoutes } from './modules/updates/routes';
 import { uploadRoutes } from './modules/uploads/routes';
 import { pageRoutes } from './modules/pages/routes';
+import { ledgerRoutes } from './modules/ledger/routes';
 import { registerSpa } from './plugins/spa';
 
 /**
@@ -36,6 +37,7 @@ export async function registerRoutes(
   await uploadRoutes(app, ctx);
   await backupRoutes(app, ctx);
   await emailRoutes(app, ctx);
+  await ledgerRoutes(app, ctx);
   await pageRoutes(app, { ...ctx, clientDir });
   await registerSpa(app, { clientDir });
 }

@@ -10,6 +10,8 @@ import { useCampaign } from '../features/campaign/use-campaign';
 import { useSearchParam } from '../lib/navigation';
 import { useDonorPledge } from '../features/pledge-status/api';
 import { PledgeStatus } from '../features/pledge-status/components/pledge-status';
+import { useProgress } from '../features/progress/api';
+import { DeliveryProgress } from '../features/progress/components/delivery-progress';
 import { NotFoundPage } from './not-found';
 import type { DonorPledgeView } from '@shared/schemas/email';
 
@@ -30,6 +32,7 @@ export function PledgeStatusPage({ id }: { id: string }) {
   const token = useSearchParam('t');
   const campaign = useCampaign();
   const pledge = useDonorPledge(id, token);
+  const progress = useProgress();
   useEffect(() => {
     document.title = pledge.isError ? NOT_FOUND_TITLE : STATUS_TITLE;
   }, [pledge.isError]);
@@ -54,6 +57,14 @@ export function PledgeStatusPage({ id }: { id: string }) {
             amount={toTransfer(pledge.data)}
           />
         </>
+      }
+      extra={
+        progress.data ? (
+          <DeliveryProgress
+            delivered={progress.data.containersDelivered ?? 0}
+            paidFor={progress.data.confirmedAmount}
+          />
+        ) : null
       }
       onDownload={() =>
         downloadInstructions(campaign, pledge.data.reference, toTransfer(pledge.data))

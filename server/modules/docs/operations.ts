@@ -231,4 +231,8 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /payment-instructions': { summary: 'The payment instructions page', tag: 'pages' },
   'GET /admin': { summary: 'The admin dashboard', tag: 'pages' },
   'GET /pledge/{id}': { summary: 'The donor’s status page', tag: 'pages' },
+  'GET /where-the-money-goes': {
+    summary: 'Where the money goes: money received by week, deliveries, running totals',
+    tag: 'pages',
+  },
 };

@@ -68,6 +68,7 @@ const EXPECTED = [
   'GET /payment-instructions',
   'GET /admin',
   'GET /pledge/{id}',
+  'GET /where-the-money-goes',
 ];
 
 /**

@@ -30,12 +30,15 @@ export function PledgeStatus({
   token,
   paymentDetails,
   onDownload,
+  extra,
 }: {
   pledge: DonorPledgeView;
   token: string;
   /** The campaign's payment details (the route passes them in: features do not import features). */
   paymentDetails: ReactNode;
   onDownload: () => void;
+  /** Shown under the status card: delivery so far, the donor's data (issue 28). */
+  extra?: ReactNode;
 }) {
   const markSent = useMarkSent(pledge.id, token);
   // Over paid is paid too: nothing is owed.
@@ -123,6 +126,8 @@ export function PledgeStatus({
           </div>
         )}
       </Card>
+
+      {extra}
 
       {paid ? null : (
         <>
