@@ -17,3 +17,6 @@ UPDATE "audit_log" SET "details" = "details" #- '{statementLine,payer}' #- '{sta
   WHERE "action" = 'pledge.confirm' AND "details" ? 'statementLine';--> statement-breakpoint
 UPDATE "audit_log" SET "details" = "details" - 'payer' - 'description'
   WHERE "action" IN ('statement.dismiss', 'statement.restore');
+--> statement-breakpoint
+-- When the pledge's name and e-mail were erased (the donor, an admin, or the retention rule).
+ALTER TABLE "pledges" ADD COLUMN IF NOT EXISTS "erased_at" timestamp with time zone;

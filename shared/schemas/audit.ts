@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = {
   'pledge.delete': 'Deleted pledge',
   'pledge.resend_instructions': 'Resent payment instructions',
   'payment.reverse': 'Reversed payment',
+  'pledge.erase': 'Erased donor data',
   'pledges.export': 'Exported pledges CSV',
   'backup.download': 'Downloaded a backup',
   'statement.import': 'Imported bank statement',

@@ -15,6 +15,8 @@ const PUBLIC_WRITES = new Set([
   // "I've sent the transfer": no session, but the status link's token (404 without it;
   // docs/decisions/014-email-outbox.md).
   'POST /api/pledges/:id/sent',
+  // "Erase my personal data" (issue 28): the same token in the body.
+  'POST /api/pledges/:id/erase',
 ]);
 /** Reads that expose admin data. */
 const ADMIN_READS = ['/api/admin/pledges', '/api/pledges/export'];

@@ -69,6 +69,11 @@ const EXPECTED = [
   'GET /admin',
   'GET /pledge/{id}',
   'GET /where-the-money-goes',
+  'GET /privacy',
+  'GET /api/pledges/{id}/my-data',
+  'POST /api/pledges/{id}/erase',
+  'POST /api/admin/privacy/erase',
+  'GET /api/admin/privacy',
 ];
 
 /**
@@ -98,6 +103,7 @@ const OPEN_TO_ANYONE = [
   'POST /api/admin/logout',
   'POST /api/pledges',
   'POST /api/pledges/{id}/sent',
+  'POST /api/pledges/{id}/erase',
   'PUT /api/objects/uploads/{id}',
 ];
 

@@ -99,6 +99,7 @@ export async function insertPledges(
       idempotencyKey: v.idempotencyKey ?? null,
       idempotencyBodyHash: v.idempotencyBodyHash ?? null,
       clientKey: v.clientKey ?? null,
+      erasedAt: null,
       createdMicros: Number(r.created_micros),
     };
   });
