@@ -10,6 +10,7 @@ import { useCampaign } from '../features/campaign/use-campaign';
 import { useSearchParam } from '../lib/navigation';
 import { useDonorPledge } from '../features/pledge-status/api';
 import { PledgeStatus } from '../features/pledge-status/components/pledge-status';
+import { DonorData } from '../features/pledge-status/components/donor-data';
 import { useProgress } from '../features/progress/api';
 import { DeliveryProgress } from '../features/progress/components/delivery-progress';
 import { NotFoundPage } from './not-found';
@@ -59,12 +60,15 @@ export function PledgeStatusPage({ id }: { id: string }) {
         </>
       }
       extra={
-        progress.data ? (
-          <DeliveryProgress
-            delivered={progress.data.containersDelivered ?? 0}
-            paidFor={progress.data.confirmedAmount}
-          />
-        ) : null
+        <>
+          {progress.data ? (
+            <DeliveryProgress
+              delivered={progress.data.containersDelivered ?? 0}
+              paidFor={progress.data.confirmedAmount}
+            />
+          ) : null}
+          <DonorData pledgeId={pledge.data.id} token={token} />
+        </>
       }
       onDownload={() =>
         downloadInstructions(campaign, pledge.data.reference, toTransfer(pledge.data))
