@@ -9,6 +9,15 @@ export const PAGE_PATHS = {
   admin: '/admin',
 } as const;
 
+/**
+ * Pages the server renders as plain HTML, without the client app (issue 28): they work and load
+ * fast with JavaScript off, and the app links to them with plain links.
+ */
+export const SERVER_PAGE_PATHS = {
+  whereTheMoneyGoes: '/where-the-money-goes',
+  privacy: '/privacy',
+} as const;
+
 /** The pages with a fixed address (the donor's status page has one per pledge). */
 export const APP_ROUTES: readonly string[] = Object.values(PAGE_PATHS);
 

@@ -47,6 +47,8 @@ export const pledges = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' })
       .notNull()
       .default(sql`clock_timestamp()`),
+    /** When name and e-mail were erased (issue 28: the donor, an admin, or retention). */
+    erasedAt: timestamp('erased_at', { withTimezone: true, mode: 'date' }),
     /**
      * The payment reference the donor puts in the transfer's note (shared/payment-reference.ts).
      * The default (migration 0018's pledge_reference_next(), keyed once the install has its key)

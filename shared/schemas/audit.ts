@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = {
   'reminders.pause': 'Paused reminders',
   'reminders.resume': 'Resumed reminders',
   'payment.reverse': 'Reversed payment',
+  'pledge.erase': 'Erased donor data',
   'pledges.export': 'Exported pledges CSV',
   'backup.download': 'Downloaded a backup',
   'statement.import': 'Imported bank statement',

@@ -17,6 +17,25 @@ const bankAccount = z.object({
   accountType: text,
 });
 
+const privacySchema = z.object({
+  /** The campaign's last day (YYYY-MM-DD, Jamaica time): retention counts from it. */
+  campaignEndsOn: z.iso.date({ error: 'privacy.campaignEndsOn must be a date, YYYY-MM-DD' }),
+  /** Days after campaignEndsOn when every pledge's name and e-mail are anonymised. */
+  retentionDays: z
+    .number({ error: 'privacy.retentionDays must be a whole number of days' })
+    .int({ error: 'privacy.retentionDays must be a whole number of days' })
+    .min(0, { error: 'privacy.retentionDays must be a whole number of days' }),
+  /** The privacy notice (/privacy): who is responsible, why, how long, the donor's rights. */
+  notice: z.object({
+    version: text,
+    controller: text,
+    purposes: z.array(text).min(1),
+    retention: text,
+    rights: z.array(text).min(1),
+    contact: text,
+  }),
+});
+
 export const campaignSchema = z.object({
   name: text,
   tagline: text,
@@ -105,6 +124,8 @@ export const campaignSchema = z.object({
       checkEveryMinutes: 15,
       maxPerRun: 200,
     }),
+  /** Donor data and privacy (issue 28): the notice at /privacy and the retention rule. */
+  privacy: privacySchema.optional(),
 });
 
 export type Campaign = z.infer<typeof campaignSchema>;

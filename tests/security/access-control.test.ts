@@ -17,6 +17,8 @@ const PUBLIC_WRITES = new Set([
   'POST /api/pledges/:id/sent',
   // "I can't complete this pledge": the same token (issue 26).
   'POST /api/pledges/:id/cancel',
+  // "Erase my personal data" (issue 28): the same token in the body.
+  'POST /api/pledges/:id/erase',
 ]);
 /** Reads that expose admin data. */
 const ADMIN_READS = ['/api/admin/pledges', '/api/pledges/export'];

@@ -262,4 +262,28 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /payment-instructions': { summary: 'The payment instructions page', tag: 'pages' },
   'GET /admin': { summary: 'The admin dashboard', tag: 'pages' },
   'GET /pledge/{id}': { summary: 'The donor’s status page', tag: 'pages' },
+  'GET /privacy': { summary: 'The privacy notice', tag: 'pages' },
+  'GET /api/pledges/{id}/my-data': {
+    summary:
+      'Download my data: the pledge, its e-mails, consent and history (needs the link’s token)',
+    tag: 'donor status',
+    errors: [404, 429],
+  },
+  'POST /api/pledges/{id}/erase': {
+    summary: 'Erase my personal data: name and e-mail; ends the status link (needs the token)',
+    tag: 'donor status',
+    errors: [404, 429],
+  },
+  'POST /api/admin/privacy/erase': {
+    summary: 'Erase the name and e-mail of every pledge of one address',
+    tag: 'pledges',
+  },
+  'GET /api/admin/privacy': {
+    summary: 'The retention rule: when personal data is anonymised',
+    tag: 'pledges',
+  },
+  'GET /where-the-money-goes': {
+    summary: 'Where the money goes: money received by week, deliveries, running totals',
+    tag: 'pages',
+  },
 };

@@ -74,6 +74,12 @@ const EXPECTED = [
   'GET /payment-instructions',
   'GET /admin',
   'GET /pledge/{id}',
+  'GET /where-the-money-goes',
+  'GET /privacy',
+  'GET /api/pledges/{id}/my-data',
+  'POST /api/pledges/{id}/erase',
+  'POST /api/admin/privacy/erase',
+  'GET /api/admin/privacy',
 ];
 
 /**
@@ -104,6 +110,7 @@ const OPEN_TO_ANYONE = [
   'POST /api/pledges',
   'POST /api/pledges/{id}/sent',
   'POST /api/pledges/{id}/cancel',
+  'POST /api/pledges/{id}/erase',
   'PUT /api/objects/uploads/{id}',
 ];
 

@@ -106,6 +106,7 @@ export async function insertPledges(
       status: 'open',
       statusChangedAt: null,
       clientKey: v.clientKey ?? null,
+      erasedAt: null,
       createdMicros: Number(r.created_micros),
     };
   });

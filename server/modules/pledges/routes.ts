@@ -26,7 +26,7 @@ import { convertMinor } from '@shared/received';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
 import * as repo from './repo';
-import { toAdminPledge, toCreatedPledge } from './views';
+import { auditEditDetails, toAdminPledge, toAuditPledge, toCreatedPledge } from './views';
 import { recordPayment, reverseAllPayments, setReceivedTotal } from './service';
 
 const NOT_FOUND = 'Pledge not found';
@@ -282,7 +282,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
                   targetId: id,
                   pledgeId: id,
                   pledgeReference: r.before.reference,
-                  details: { before: toAdminPledge(r.before) },
+                  details: { before: toAuditPledge(r.before) },
                 }
               : null,
           };
@@ -356,7 +356,8 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
           const keys = Object.keys(changes) as (keyof typeof changes)[];
           return {
             result: updated ? { row: updated, paid } : undefined,
-            // The payment has its own entry (pledge.confirm); name, e-mail and amount this one.
+            // The payment has its own entry (pledge.confirm); name, e-mail and amount this one. A
+            // changed name or e-mail is named, never its values (issue 28: no donor data in the log).
             audit:
               after && keys.length > 0
                 ? {
@@ -365,10 +366,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
                     targetId: id,
                     pledgeId: id,
                     pledgeReference: current.reference,
-                    details: {
-                      before: Object.fromEntries(keys.map((k) => [k, before[k]])),
-                      after: Object.fromEntries(keys.map((k) => [k, after[k]])),
-                    },
+                    details: auditEditDetails(keys, before, after),
                   }
                 : null,
           };
@@ -393,7 +391,8 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
           const row = await repo.deletePledge(tx, id);
           return {
             result: row,
-            // The whole deleted row stays in the log: the trail outlives the pledge.
+            // The deleted row stays in the log without name and e-mail: the trail outlives the
+            // pledge, a copy of who gave does not.
             audit: row
               ? {
                   action: 'pledge.delete',
@@ -401,7 +400,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
                   targetId: id,
                   pledgeId: id,
                   pledgeReference: row.reference,
-                  details: { deleted: toAdminPledge(row) },
+                  details: { deleted: toAuditPledge(row) },
                 }
               : null,
           };

@@ -64,6 +64,37 @@ export function toAdminPledge(r: PledgeRow): AdminPledge {
   };
 }
 
+/** The personal fields of a pledge: never copied into the audit log (issue 28). */
+export const PERSONAL_FIELDS = ['name', 'email'] as const;
+
+/**
+ * A pledge as the audit log keeps it: the admin view without name and e-mail. The entry names the
+ * pledge by id and reference, so deleting or erasing the pledge leaves no copy of who gave.
+ */
+export function toAuditPledge(r: PledgeRow): Omit<AdminPledge, 'name' | 'email'> {
+  const { name: _name, email: _email, ...rest } = toAdminPledge(r);
+  return rest;
+}
+
+/**
+ * The details of a pledge.edit entry: before and after of amounts; a changed name or e-mail only
+ * by its field name.
+ */
+export function auditEditDetails(
+  keys: readonly (keyof AdminPledge)[],
+  before: AdminPledge,
+  after: AdminPledge,
+): Record<string, unknown> {
+  const isPersonal = (k: keyof AdminPledge) => (PERSONAL_FIELDS as readonly string[]).includes(k);
+  const plain = keys.filter((k) => !isPersonal(k));
+  const personal = keys.filter(isPersonal);
+  return {
+    before: Object.fromEntries(plain.map((k) => [k, before[k]])),
+    after: Object.fromEntries(plain.map((k) => [k, after[k]])),
+    ...(personal.length > 0 ? { personalDataChanged: personal } : {}),
+  };
+}
+
 /**
  * The public view (privacy rule, docs/decisions/010-product-rules.md): an allow-list of keys, and
  * no real name behind "Anonymous".

@@ -72,12 +72,15 @@ export function PledgeStatus({
   token,
   paymentDetails,
   onDownload,
+  extra,
 }: {
   pledge: DonorPledgeView;
   token: string;
   /** The campaign's payment details (the route passes them in: features do not import features). */
   paymentDetails: ReactNode;
   onDownload: () => void;
+  /** Shown under the status card: delivery so far, the donor's data (issue 28). */
+  extra?: ReactNode;
 }) {
   const markSent = useMarkSent(pledge.id, token);
   const cancelled = pledge.pledgeStatus === 'cancelled';
@@ -177,6 +180,8 @@ export function PledgeStatus({
           <CancelPledge id={pledge.id} token={token} />
         ) : null}
       </Card>
+
+      {extra}
 
       {paid || cancelled ? null : (
         <>

@@ -1,4 +1,4 @@
-import { PAGE_PATHS } from '@shared/pages';
+import { PAGE_PATHS, SERVER_PAGE_PATHS } from '@shared/pages';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useRef } from 'react';
@@ -257,6 +257,20 @@ export default function PledgeDialog({
               {formatNumber(goal)} container goal
             </p>
           </div>
+
+          {/* Issue 28: what happens to the donor's name and e-mail, before they give them. */}
+          <p className="text-xs text-ink-600">
+            We use your name and e-mail only for this pledge. See our{' '}
+            <a
+              href={SERVER_PAGE_PATHS.privacy}
+              target="_blank"
+              rel="noopener"
+              className="font-semibold text-brand-800 underline"
+            >
+              privacy notice
+            </a>
+            .
+          </p>
 
           <DialogFooter className="mt-2">
             <DialogClose asChild>
