@@ -20,6 +20,7 @@ import type {
 } from '@shared/schemas/pledge';
 import type { Progress, ProgressUpdate } from '@shared/schemas/progress';
 import type { AuditPage } from '@shared/schemas/audit';
+import type { RetentionStatus } from '@shared/schemas/privacy';
 import type {
   DismissedLinesPage,
   ReviewLinesPage,
@@ -470,5 +471,43 @@ export function useResendInstructions() {
       return TOASTS.instructionsResent;
     },
     fallback: TOASTS.resendFailed,
+  });
+}
+
+// --- Donor data and privacy (issue 28) ---------------------------------------------------------
+
+/** GET /api/admin/privacy: the retention rule and when it anonymises. */
+export function useRetention() {
+  return useQuery({
+    queryKey: [...queryKeys.adminPledges, 'privacy'],
+    queryFn: () => getJson<RetentionStatus>('/api/admin/privacy'),
+  });
+}
+
+/** POST /api/admin/privacy/erase: every pledge of one address (a request by letter). */
+export function useEraseEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (email: string) =>
+      (await (await apiRequest('POST', '/api/admin/privacy/erase', { email })).json()) as {
+        erased: number;
+      },
+    onSuccess: async ({ erased }) => {
+      toast({
+        title: 'Donor data erased',
+        description: `${erased} pledge${erased === 1 ? '' : 's'} erased.`,
+      });
+      await Promise.all(
+        [queryKeys.adminPledges, ...pledgeRelatedKeys].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      );
+    },
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: errorMessage(error, 'Could not erase the data.'),
+        variant: 'destructive',
+      }),
   });
 }
