@@ -3,7 +3,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../support/api';
 import { adminCookie } from './support/admin-api';
-import { openBrowser, seriousA11yViolations, skipLightbox } from './support/browser';
+import { waitForToast } from './support/admin-ui';
+import {
+  loginThroughUi,
+  openBrowser,
+  seriousA11yViolations,
+  skipLightbox,
+} from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 
 /**
@@ -120,5 +126,36 @@ describe('a donor’s data on the status page', () => {
       name: string;
     }[];
     expect(pledges.map((p) => p.name)).not.toContain(donor.name);
+  });
+});
+
+describe('the admin’s donor data panel', () => {
+  let page: Page;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const browser = await openBrowser();
+    ({ page, close } = browser);
+    await skipLightbox(browser.context);
+  });
+  afterAll(async () => close?.());
+
+  it('shows when retention anonymises, and erases every pledge of an address', async () => {
+    await api.createPledge(server.baseUrl, api.pledgeBody({ email: 'letter@donor.test' }));
+    await api.createPledge(server.baseUrl, api.pledgeBody({ email: 'Letter@Donor.test' }));
+    await loginThroughUi(page, server.baseUrl);
+    await page.getByRole('tab', { name: 'Activity' }).click();
+    // config/campaign.json: ends 2027-06-30, 365 days of retention.
+    await page.getByText(/anonymised on June 29, 2028/).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByLabel('Erase every pledge of an e-mail address').fill('letter@donor.test');
+    await page.getByRole('button', { name: 'Erase donor data' }).click();
+    await page
+      .getByRole('dialog', { name: 'Erase this donor’s data?' })
+      .getByRole('button', { name: 'Erase' })
+      .click();
+    await waitForToast(page, 'Donor data erased', '2 pledges erased.');
+    const log = page.getByRole('table', { name: 'Admin activity, newest first' });
+    await log.getByText('Erased donor data').first().waitFor();
+    expect(await log.innerText()).not.toContain('letter@donor.test');
   });
 });

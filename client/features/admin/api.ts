@@ -21,6 +21,7 @@ import type {
 import type { Progress, ProgressUpdate } from '@shared/schemas/progress';
 import type { AuditPage } from '@shared/schemas/audit';
 import type { PledgeReminders, ReminderSettings } from '@shared/schemas/reminders';
+import type { RetentionStatus } from '@shared/schemas/privacy';
 import type {
   DismissedLinesPage,
   ReviewLinesPage,
@@ -535,5 +536,43 @@ export function usePledgeReminderPause() {
       return { title: data.pausedAt ? 'Reminders paused' : 'Reminders resumed' };
     },
     fallback: 'Could not change the reminders. Please try again.',
+  });
+}
+
+// --- Donor data and privacy (issue 28) ---------------------------------------------------------
+
+/** GET /api/admin/privacy: the retention rule and when it anonymises. */
+export function useRetention() {
+  return useQuery({
+    queryKey: [...queryKeys.adminPledges, 'privacy'],
+    queryFn: () => getJson<RetentionStatus>('/api/admin/privacy'),
+  });
+}
+
+/** POST /api/admin/privacy/erase: every pledge of one address (a request by letter). */
+export function useEraseEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (email: string) =>
+      (await (await apiRequest('POST', '/api/admin/privacy/erase', { email })).json()) as {
+        erased: number;
+      },
+    onSuccess: async ({ erased }) => {
+      toast({
+        title: 'Donor data erased',
+        description: `${erased} pledge${erased === 1 ? '' : 's'} erased.`,
+      });
+      await Promise.all(
+        [queryKeys.adminPledges, ...pledgeRelatedKeys].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      );
+    },
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: errorMessage(error, 'Could not erase the data.'),
+        variant: 'destructive',
+      }),
   });
 }

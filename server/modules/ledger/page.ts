@@ -4,7 +4,7 @@ import { escapeHtml } from '../../lib/html';
 import { plainPage } from '../../lib/plain-page';
 import type { Ledger } from './service';
 
-export const LEDGER_TITLE = 'Where the money goes';
+const LEDGER_TITLE = 'Where the money goes';
 
 /** The page's HTML: three stages, the weeks, the deliveries, the running totals. */
 export function ledgerPage(

@@ -8,7 +8,7 @@ import type { WeeklyReceipt } from './repo';
  * Pure: the route gives it the week sums (SQL) and the updates (the snapshot).
  */
 
-export interface LedgerWeek {
+interface LedgerWeek {
   week: string;
   receivedMinor: Record<Currency, number>;
   /** Containers the week's money buys, currency by currency (whole containers). */
@@ -31,7 +31,7 @@ export interface Ledger {
 }
 
 /** Monday of the ISO week of a YYYY-MM-DD date, as the SQL's date_trunc('week') gives it. */
-export function weekOf(ymd: string): string {
+function weekOf(ymd: string): string {
   const d = new Date(`${ymd}T00:00:00Z`);
   const back = (d.getUTCDay() + 6) % 7;
   d.setUTCDate(d.getUTCDate() - back);

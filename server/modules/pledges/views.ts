@@ -65,7 +65,7 @@ export function toAdminPledge(r: PledgeRow): AdminPledge {
 }
 
 /** The personal fields of a pledge: never copied into the audit log (issue 28). */
-export const PERSONAL_FIELDS = ['name', 'email'] as const;
+const PERSONAL_FIELDS = ['name', 'email'] as const;
 
 /**
  * A pledge as the audit log keeps it: the admin view without name and e-mail. The entry names the

@@ -2,7 +2,7 @@ import type { Campaign } from '@shared/schemas/campaign';
 import { escapeHtml } from '../../lib/html';
 import { plainPage } from '../../lib/plain-page';
 
-export const PRIVACY_TITLE = 'Privacy notice';
+const PRIVACY_TITLE = 'Privacy notice';
 
 const list = (items: string[]) =>
   `<ul>\n${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('\n')}\n</ul>`;

@@ -6,7 +6,7 @@ import { donorLinks, outbox, payments, pledges, statementLines } from '../../db/
 
 export const ERASED_NAME = 'Erased donor';
 /** example.invalid can never receive mail (RFC 2606); one address per erasure keeps donor counts. */
-export const erasedEmail = (tag: string) => `erased-${tag}@erased.invalid`;
+const erasedEmail = (tag: string) => `erased-${tag}@erased.invalid`;
 
 export async function paymentsOf(db: DbOrTx, pledgeId: string) {
   return db

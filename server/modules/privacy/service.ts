@@ -82,7 +82,6 @@ export async function exportDonorData(
     statusHistory: history,
   };
 }
-export type DonorDataExport = Awaited<ReturnType<typeof exportDonorData>>;
 
 /**
  * Erases the name and e-mail of these pledges (repo.erasePledges says what else), with one audit

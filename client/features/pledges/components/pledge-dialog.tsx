@@ -258,7 +258,16 @@ export default function PledgeDialog({
             </p>
           </div>
 
-          {/* Issue 28: what happens to the donor's name and e-mail, before they give them. */}
+          <DialogFooter className="mt-2">
+            <DialogClose asChild>
+              <Button variant="outline">Cancel</Button>
+            </DialogClose>
+            <Button type="submit" disabled={submitting}>
+              {submitting ? 'Submitting...' : 'Submit Pledge'}
+            </Button>
+          </DialogFooter>
+          {/* Issue 28: what happens to the donor's name and e-mail, before they give them;
+              after the buttons, so the keyboard reaches Submit first. */}
           <p className="text-xs text-ink-600">
             We use your name and e-mail only for this pledge. See our{' '}
             <a
@@ -271,15 +280,6 @@ export default function PledgeDialog({
             </a>
             .
           </p>
-
-          <DialogFooter className="mt-2">
-            <DialogClose asChild>
-              <Button variant="outline">Cancel</Button>
-            </DialogClose>
-            <Button type="submit" disabled={submitting}>
-              {submitting ? 'Submitting...' : 'Submit Pledge'}
-            </Button>
-          </DialogFooter>
         </form>
       </DialogContent>
     </Dialog>
