@@ -35,7 +35,7 @@ export const currencySchema = z.enum(CURRENCIES, { error: 'Currency must be USD 
 
 /** The one list of payment states (shared/received.ts). */
 export const paymentStateSchema = z.enum(PAYMENT_STATES);
-export const PLEDGE_STATUSES = ['open', 'cancelled', 'lapsed', 'released'] as const;
+const PLEDGE_STATUSES = ['open', 'cancelled', 'lapsed', 'released'] as const;
 export const pledgeStatusSchema = z.enum(PLEDGE_STATUSES);
 export type PledgeStatus = z.infer<typeof pledgeStatusSchema>;
 /** What the admin and the donor read (the issue's words). */

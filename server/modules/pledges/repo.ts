@@ -12,7 +12,6 @@ import { payments, type PLEDGE_STATUSES, pledges, pledgeTotals } from '../../db/
 
 export type PledgeStatus = (typeof PLEDGE_STATUSES)[number];
 /** The statuses the totals and the public list count (migration 0019). */
-export const COUNTED_STATUSES: PledgeStatus[] = ['open', 'lapsed'];
 const counted = sql`${pledges.status} in ('open', 'lapsed')`;
 
 export type PledgeRow = typeof pledges.$inferSelect;

@@ -312,7 +312,7 @@ export type CancelOutcome =
   | { kind: 'refused'; row: repo.PledgeRow; reason: string };
 
 /** Why a pledge cannot be cancelled by its donor (money arrived: the charity keeps counting it). */
-export const CANCEL_REFUSED_PAID =
+const CANCEL_REFUSED_PAID =
   'Part of this pledge has been paid, so it cannot be cancelled here. Please write to us instead.';
 
 /**

@@ -25,12 +25,12 @@ import * as repo from './repo';
  *    two instances on one PostgreSQL send each reminder once;
  *  - marks Lapsed the open pledges with nothing received `lapseAfterDays` after they were made.
  */
-export const MIN_GAP_DAYS = 7;
-export const SENT_PAUSE_DAYS = 10;
+const MIN_GAP_DAYS = 7;
+const SENT_PAUSE_DAYS = 10;
 const DAY_MS = 24 * 3600_000;
 const SCHEDULER: AuditActor = { clientIp: null };
 
-export interface RunResult {
+interface RunResult {
   sent: number;
   capped: number;
   lapsed: number;
@@ -45,7 +45,7 @@ export interface ReminderDeps {
 }
 
 /** The latest step (1-based) due at `now` after `sentSteps`, or 0. */
-export function stepDue(createdAt: Date, sentSteps: number, days: number[], now: Date): number {
+function stepDue(createdAt: Date, sentSteps: number, days: number[], now: Date): number {
   let step = 0;
   for (let k = sentSteps + 1; k <= days.length; k++)
     if (createdAt.getTime() + days[k - 1]! * DAY_MS <= now.getTime()) step = k;
@@ -78,7 +78,7 @@ export async function campaignPausedAt(db: DbOrTx): Promise<Date | null> {
   return v ? new Date(v) : null;
 }
 
-export async function runOnce(deps: ReminderDeps, now: Date): Promise<RunResult> {
+async function runOnce(deps: ReminderDeps, now: Date): Promise<RunResult> {
   const { config, database, email } = deps;
   const { db } = database;
   const schedule = config.campaign.reminders;

@@ -25,7 +25,7 @@ import {
  * page, where the donor can cancel). Its wording lives here, apart from campaign.json, on purpose:
  * see docs/decisions/019-reminders-and-lapse.md.
  */
-export const CANT_COMPLETE = 'I can\u2019t complete this pledge';
+const CANT_COMPLETE = 'I can\u2019t complete this pledge';
 
 export function reminderEmail({ campaign, pledge, statusUrl }: EmailData): RenderedEmail {
   const pledged = formatMoney(pledge.amount, pledge.currency);
