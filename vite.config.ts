@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { OutputBundle, OutputChunk } from 'rolldown';
@@ -6,6 +7,30 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 
 const apiPort = Number(process.env.API_PORT ?? 5001);
+
+/**
+ * The dev server fills in the campaign's title and description as the production server does
+ * (server/modules/pages/routes.ts), from config/campaign.json or CAMPAIGN_CONFIG.
+ */
+function campaignText(): Plugin {
+  return {
+    name: 'campaign-text',
+    apply: 'serve',
+    transformIndexHtml(html) {
+      const file =
+        process.env.CAMPAIGN_CONFIG ??
+        fileURLToPath(new URL('./config/campaign.json', import.meta.url));
+      const c = JSON.parse(readFileSync(file, 'utf8')) as {
+        siteTitle: string;
+        siteDescription: string;
+      };
+      const esc = (v: string) => v.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+      return html
+        .replaceAll('%CAMPAIGN_SITE_TITLE%', esc(c.siteTitle))
+        .replaceAll('%CAMPAIGN_SITE_DESCRIPTION%', esc(c.siteDescription));
+    },
+  };
+}
 
 /**
  * Lists, in index.html, the files of the lazy chunks a visitor is likely to open next (the pledge
@@ -110,6 +135,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   root: 'client',
   publicDir: 'public',
   plugins: [
+    campaignText(),
     react(),
     tailwindcss(),
     paintFirst(),

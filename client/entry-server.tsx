@@ -36,7 +36,7 @@ function render({ pathname, search, data }: ServerRenderInput) {
         serverLocation={{ pathname, search }}
       />,
     );
-    return { html, title: routeTitle(pathname, data.notFound) };
+    return { html, title: routeTitle(pathname, data.campaign, data.notFound) };
   } finally {
     queryClient.clear();
   }

@@ -4,6 +4,7 @@ import { adminPageChunk } from './admin-chunks';
 import { AppLayout } from './layout/app-layout';
 import { Skeleton } from './components/ui/skeleton';
 import { usePathname } from './lib/navigation';
+import { useCampaign } from './features/campaign/use-campaign';
 import { paymentPageChunk, statusPageChunk } from './page-chunks';
 import { HomePage } from './routes/home';
 import { NotFoundPage } from './routes/not-found';
@@ -36,12 +37,13 @@ function statusPledgeId(pathname: string): string | undefined {
  */
 export function AppRouter({ notFoundPath }: { notFoundPath?: string }) {
   const pathname = usePathname();
+  const campaign = useCampaign();
   const forcedNotFound = pathname === notFoundPath;
   const statusId = forcedNotFound ? undefined : statusPledgeId(pathname);
   useEffect(() => {
     // The status page sets its own title (it may turn out to be the 404 page).
-    if (!statusId) document.title = routeTitle(pathname, forcedNotFound);
-  }, [pathname, statusId, forcedNotFound]);
+    if (!statusId && campaign) document.title = routeTitle(pathname, campaign, forcedNotFound);
+  }, [pathname, statusId, forcedNotFound, campaign]);
 
   let page;
   if (forcedNotFound) page = <NotFoundPage />;

@@ -42,5 +42,5 @@ CREATE INDEX "admin_invitations_account_idx" ON "admin_invitations" USING btree 
 ALTER TABLE "outbox" ALTER COLUMN "pledge_id" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "outbox" ADD COLUMN "invitation_id" uuid REFERENCES "admin_invitations"("id") ON DELETE CASCADE;--> statement-breakpoint
 ALTER TABLE "outbox" DROP CONSTRAINT "outbox_kind_known";--> statement-breakpoint
-ALTER TABLE "outbox" ADD CONSTRAINT "outbox_kind_known" CHECK ("kind" in ('instructions', 'receipt', 'team_invitation'));--> statement-breakpoint
+ALTER TABLE "outbox" ADD CONSTRAINT "outbox_kind_known" CHECK ("kind" in ('instructions', 'receipt', 'reminder', 'team_invitation'));--> statement-breakpoint
 ALTER TABLE "outbox" ADD CONSTRAINT "outbox_one_subject" CHECK (("pledge_id" IS NULL) <> ("invitation_id" IS NULL));

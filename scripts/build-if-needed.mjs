@@ -11,7 +11,8 @@ const outputs = [
   path.join(root, 'dist/client/index.html'),
   path.join(root, 'dist/ssr/entry-server.js'),
 ];
-const sources = [
+/** What `npm run build` reads (besides node_modules): folders and files of the checkout. */
+export const BUILD_SOURCES = [
   'client',
   'server',
   'shared',
@@ -37,7 +38,7 @@ function newest(p) {
 
 export function buildIsCurrent() {
   if (!outputs.every((f) => existsSync(f))) return false;
-  const srcTime = Math.max(...sources.map((s) => newest(path.join(root, s))));
+  const srcTime = Math.max(...BUILD_SOURCES.map((s) => newest(path.join(root, s))));
   return srcTime <= Math.min(...outputs.map((f) => statSync(f).mtimeMs));
 }
 

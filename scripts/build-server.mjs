@@ -13,6 +13,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  *   is a native library: neither can move into dist/.
  * - nodemailer and the S3 client are imported on first use only (an e-mail over SMTP, STORAGE_URL):
  *   as packages, a start does not even parse them.
+ * - swagger-ui-dist is the browsable API reference's files (CSS, JS) that /api/docs serves from the
+ *   package's folder, found through its CommonJS absolute-path helper (`__dirname`, which a bundled
+ *   ESM chunk does not have).
  * Everything else the server loads (Fastify, Drizzle, pg, zod, ...) is bundled: resolving and
  * compiling those packages file by file cost more than parsing one bundle, 1.60 -> 1.18 CPU-seconds
  * per start (means of 10, docs/decisions/005-performance.md); and the image's node_modules went
@@ -25,6 +28,7 @@ const EXTERNAL_PACKAGES = [
   '@electric-sql/pglite',
   'nodemailer',
   'sharp',
+  'swagger-ui-dist',
 ];
 
 /**

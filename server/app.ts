@@ -7,7 +7,15 @@ import { createHttpServer, registerHttpPlugins } from './http-server';
 import { closeWithApp, prepareData, startReadModel } from './lifecycle';
 import { createEmailService } from './modules/email/service';
 import { createSessions } from './modules/admin/sessions';
+import { createReminderScheduler, type ReminderScheduler } from './modules/reminders/service';
 import { registerRoutes } from './routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** runOnce(now) for tests that move the clock (server/modules/reminders/service.ts). */
+    reminders: ReminderScheduler;
+  }
+}
 
 export interface BuildOptions {
   config: AppConfig;
@@ -51,6 +59,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // The e-mail worker (docs/decisions/014-email-outbox.md) finishes the message it is sending
   // before the database closes.
   email.worker.start();
-  app.addHook('onClose', () => email.worker.stop());
+  // The reminder scheduler (issue 26) stops before the e-mail worker and the database.
+  const reminders = createReminderScheduler({ config, database, email, log: app.log });
+  app.decorate('reminders', reminders);
+  reminders.start();
+  app.addHook('onClose', async () => {
+    await reminders.stop();
+    await email.worker.stop();
+  });
   return app;
 }

@@ -92,7 +92,7 @@ const envSchema = z.object({
   MAIL_RETRY_BASE_MS: intFromEnv(30_000, 10, 3_600_000),
   /**
    * Instruction e-mails to one address, and caused by one client address (an IPv6 /64), in 24
-   * hours (second review 2.1): anyone can pledge with anyone's address. Later pledges are stored
+   * hours: anyone can pledge with anyone's address. Later pledges are stored
    * and show their instructions on screen, without the e-mail. 0: no cap.
    */
   MAIL_PER_ADDRESS_PER_DAY: intFromEnv(3),

@@ -20,7 +20,7 @@ export interface AppContext {
   /** Where the photos live: local disk or an S3-compatible bucket. */
   storage: ObjectStorage;
   uploadSecret: string;
-  /** The payment references' key (settings; second review 2.9). Never logged. */
+  /** The payment references' key (settings). Never logged. */
   referenceKey: ReferenceKey;
   passwordHash: () => string;
   /** E-mail: status links, the outbox and its worker (docs/decisions/014-email-outbox.md). */

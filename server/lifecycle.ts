@@ -35,7 +35,7 @@ async function resolvePasswordHash(db: Db, config: AppConfig, onGenerated?: (pw:
   const stored = await adminRepo.getSetting(db, 'admin_password_hash');
   if (stored) return stored;
   // No stored hash: the first start, or the README's reset (the row deleted). The new hash and
-  // the end of every session commit together (second review 2.4): a cookie from before the reset
+  // the end of every session commit together: a cookie from before the reset
   // would otherwise stay an admin with a password nobody knows any more.
   const generated = generatePassword();
   const hash = await hashPassword(generated);
@@ -50,7 +50,7 @@ async function resolvePasswordHash(db: Db, config: AppConfig, onGenerated?: (pw:
 }
 
 /**
- * The payment references' key (second review 2.9, docs/decisions/012-payment-reference.md): made
+ * The payment references' key (docs/decisions/012-payment-reference.md): made
  * once, crypto-random, with the sequence's next number as the first it applies to; inserts wait
  * meanwhile, so every pledge numbered before it keeps its public reference and none after it gets
  * one. Kept in settings, so a backup carries it. Never logged.

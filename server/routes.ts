@@ -14,6 +14,9 @@ import { shareRoutes } from './modules/share/routes';
 import { updateRoutes } from './modules/updates/routes';
 import { uploadRoutes } from './modules/uploads/routes';
 import { pageRoutes } from './modules/pages/routes';
+import { reminderRoutes } from './modules/reminders/routes';
+import { ledgerRoutes } from './modules/ledger/routes';
+import { privacyRoutes } from './modules/privacy/routes';
 import { registerSpa } from './plugins/spa';
 
 /**
@@ -38,6 +41,9 @@ export async function registerRoutes(
   await uploadRoutes(app, ctx);
   await backupRoutes(app, ctx);
   await emailRoutes(app, ctx);
+  await reminderRoutes(app, ctx);
+  await ledgerRoutes(app, ctx);
+  await privacyRoutes(app, ctx);
   await pageRoutes(app, { ...ctx, clientDir });
   await registerSpa(app, { clientDir });
 }

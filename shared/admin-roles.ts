@@ -58,6 +58,16 @@ export const ADMIN_ROUTE_ROLES: Record<string, readonly AdminRole[]> = {
   'GET /api/admin/statements/imports': MONEY,
   'POST /api/admin/statements/imports/:id/undo': MONEY,
   // Delivery updates and progress
+  // Reminders, lapse and donor data: the money side; the campaign-wide pause is a campaign-wide
+  // setting (owner); what is scheduled and when retention runs, anyone who reads the dashboard.
+  'GET /api/admin/reminders': READ,
+  'PUT /api/admin/reminders': OWNER,
+  'POST /api/admin/pledges/lapsed/release': MONEY,
+  'GET /api/admin/pledges/:id/reminders': MONEY,
+  'PUT /api/admin/pledges/:id/reminders': MONEY,
+  'GET /api/admin/privacy': READ,
+  'POST /api/admin/privacy/erase': MONEY,
+
   'POST /api/updates': CONTENT,
   'PATCH /api/updates/:id': CONTENT,
   'DELETE /api/updates/:id': CONTENT,

@@ -9,6 +9,15 @@ export const PAGE_PATHS = {
   admin: '/admin',
 } as const;
 
+/**
+ * Pages the server renders as plain HTML, without the client app (issue 28): they work and load
+ * fast with JavaScript off, and the app links to them with plain links.
+ */
+export const SERVER_PAGE_PATHS = {
+  whereTheMoneyGoes: '/where-the-money-goes',
+  privacy: '/privacy',
+} as const;
+
 /** The pages with a fixed address (the donor's status page has one per pledge). */
 export const APP_ROUTES: readonly string[] = Object.values(PAGE_PATHS);
 
@@ -24,14 +33,25 @@ export const NOT_FOUND_TITLE = '404 Page Not Found';
 export const STATUS_TITLE = 'Your Pledge Status';
 
 const TITLES: Record<string, string> = {
-  [PAGE_PATHS.home]: 'Meals for Recovery Jamaica — Pledge meal containers',
   [PAGE_PATHS.paymentInstructions]: 'Thank You for Your Pledge — Payment instructions',
   [PAGE_PATHS.admin]: 'Admin Dashboard',
 };
 
-/** The document title of a route (the server puts it in the HTML it renders). */
-export function routeTitle(pathname: string, notFound = false): string {
+/** Where client/index.html takes the campaign's title and description (filled in when served). */
+export const SITE_TITLE_PLACEHOLDER = '%CAMPAIGN_SITE_TITLE%';
+export const SITE_DESCRIPTION_PLACEHOLDER = '%CAMPAIGN_SITE_DESCRIPTION%';
+
+/**
+ * The document title of a route (the server puts it in the HTML it renders); the home's is the
+ * campaign's siteTitle.
+ */
+export function routeTitle(
+  pathname: string,
+  campaign: { siteTitle: string },
+  notFound = false,
+): string {
   if (notFound) return NOT_FOUND_TITLE;
   if (STATUS_PATH.test(pathname)) return STATUS_TITLE;
+  if (pathname === PAGE_PATHS.home) return campaign.siteTitle;
   return TITLES[pathname] ?? NOT_FOUND_TITLE;
 }

@@ -50,7 +50,7 @@ export function referenceFor(n: number, prefix: string = DEFAULT_REFERENCE_PREFI
 }
 
 /**
- * The install's secret for references (second review 2.9): without it the permutation above is
+ * The install's secret for references: without it the permutation above is
  * public, so `MRJ-QAR7-T` is pledge #1 on every install and the next references are predictable.
  * `key` is a random 63-bit integer (decimal, as a bigint travels to SQL); pledges numbered below
  * `from` (those of the install before it had a key) keep their public references.

@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { pledgeShareMessage, progressSummary } from './share';
 
+const shareMessage =
+  'for families recovering from the hurricane in Jamaica with {campaign}. Every {unitPrice} provides one. Join me:';
+const campaign = (name: string) => ({ name, shareMessage });
+
 describe('share texts', () => {
   it('says how many containers the donor pledged, and nothing else about the pledge', () => {
-    expect(pledgeShareMessage('Meals for Recovery Jamaica', 1000)).toBe(
+    expect(pledgeShareMessage(campaign('Meals for Recovery Jamaica'), 1000)).toBe(
       'I just pledged 1,000 meal containers for families recovering from the hurricane in Jamaica with Meals for Recovery Jamaica. Every US$0.11 or J$16.72 provides one. Join me:',
     );
-    expect(pledgeShareMessage('X', 1)).toMatch(/^I just pledged 1 meal container for /);
+    expect(pledgeShareMessage(campaign('X'), 1)).toMatch(/^I just pledged 1 meal container for /);
     // Unknown (another tab, storage refused): no number.
-    expect(pledgeShareMessage('X', null)).toMatch(/^I just pledged meal containers for /);
-    expect(pledgeShareMessage('X', 0)).toMatch(/^I just pledged meal containers for /);
+    expect(pledgeShareMessage(campaign('X'), null)).toMatch(/^I just pledged meal containers for /);
+    expect(pledgeShareMessage(campaign('X'), 0)).toMatch(/^I just pledged meal containers for /);
   });
 
   it('sums up the progress like the page (goal 500,000 when unset, capped percentage)', () => {

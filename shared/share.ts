@@ -13,10 +13,16 @@ export function progressSummary(currentAmount: number, goalAmount?: number): str
  * pledge (no name, no amount of money, no reference or status link): what they chose to share is
  * that they gave, and how many meals it carries.
  */
-export function pledgeShareMessage(campaignName: string, containers?: number | null): string {
+export function pledgeShareMessage(
+  campaign: { name: string; shareMessage: string },
+  containers?: number | null,
+): string {
   const gift =
     containers && containers > 0
       ? `I just pledged ${formatNumber(containers)} meal container${containers === 1 ? '' : 's'}`
       : 'I just pledged meal containers';
-  return `${gift} for families recovering from the hurricane in Jamaica with ${campaignName}. Every ${UNIT_PRICE_TEXT} provides one. Join me:`;
+  const rest = campaign.shareMessage
+    .replaceAll('{campaign}', () => campaign.name)
+    .replaceAll('{unitPrice}', () => UNIT_PRICE_TEXT);
+  return `${gift} ${rest}`;
 }

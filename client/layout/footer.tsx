@@ -1,4 +1,5 @@
 import type { Campaign } from '@shared/schemas/campaign';
+import { SERVER_PAGE_PATHS } from '@shared/pages';
 import { BrandMark } from './brand-mark';
 
 /**
@@ -21,6 +22,27 @@ export function Footer({ campaign }: { campaign?: Campaign }) {
               {campaign.partners.at(-1)?.name.endsWith('.') ? '' : '.'}
             </p>
           ) : null}
+          {/* Issue 28: the ledger and the privacy notice, plain links to server-rendered pages. */}
+          <nav aria-label="About this campaign" className="mt-3">
+            <ul className="grid gap-1 text-sm">
+              <li>
+                <a
+                  className="text-white underline underline-offset-2"
+                  href={SERVER_PAGE_PATHS.whereTheMoneyGoes}
+                >
+                  Where the money goes
+                </a>
+              </li>
+              <li>
+                <a
+                  className="text-white underline underline-offset-2"
+                  href={SERVER_PAGE_PATHS.privacy}
+                >
+                  Privacy notice
+                </a>
+              </li>
+            </ul>
+          </nav>
         </div>
         <div>
           <h2 className="text-sm font-bold tracking-wider text-sun-300 uppercase">Disclaimer</h2>

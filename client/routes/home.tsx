@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { UNIT_PRICE_TEXT } from '@shared/containers';
+import { SERVER_PAGE_PATHS } from '@shared/pages';
 import type { DeliveryUpdate } from '@shared/schemas/update';
 import { Card } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
@@ -61,6 +62,7 @@ export function HomePage() {
               goalAmount={progress.data?.goalAmount}
               confirmedAmount={progress.data?.confirmedAmount}
               outstandingAmount={progress.data?.outstandingAmount}
+              deliveredAmount={progress.data?.containersDelivered}
               isLoading={progress.isLoading}
             />
             <PledgeNowButton size="lg" className="mt-5 w-full text-lg" />
@@ -71,6 +73,15 @@ export function HomePage() {
                 The pledge form needs JavaScript. Please turn it on to pledge.
               </p>
             </noscript>
+            {/* A plain link: the page is rendered on the server, with no JavaScript (issue 28). */}
+            <p className="mt-3 text-center text-sm">
+              <a
+                href={SERVER_PAGE_PATHS.whereTheMoneyGoes}
+                className="font-semibold text-brand-800 underline underline-offset-2 hover:text-brand-900"
+              >
+                Where the money goes
+              </a>
+            </p>
             <div className="mt-5">
               <ProgressTiles
                 donorCount={progress.data?.donorCount}

@@ -10,6 +10,9 @@ import { useCampaign } from '../features/campaign/use-campaign';
 import { useSearchParam } from '../lib/navigation';
 import { useDonorPledge } from '../features/pledge-status/api';
 import { PledgeStatus } from '../features/pledge-status/components/pledge-status';
+import { DonorData } from '../features/pledge-status/components/donor-data';
+import { useProgress } from '../features/progress/api';
+import { DeliveryProgress } from '../features/progress/components/delivery-progress';
 import { NotFoundPage } from './not-found';
 import type { DonorPledgeView } from '@shared/schemas/email';
 
@@ -30,6 +33,7 @@ export function PledgeStatusPage({ id }: { id: string }) {
   const token = useSearchParam('t');
   const campaign = useCampaign();
   const pledge = useDonorPledge(id, token);
+  const progress = useProgress();
   useEffect(() => {
     document.title = pledge.isError ? NOT_FOUND_TITLE : STATUS_TITLE;
   }, [pledge.isError]);
@@ -53,6 +57,17 @@ export function PledgeStatusPage({ id }: { id: string }) {
             reference={pledge.data.reference}
             amount={toTransfer(pledge.data)}
           />
+        </>
+      }
+      extra={
+        <>
+          {progress.data ? (
+            <DeliveryProgress
+              delivered={progress.data.containersDelivered ?? 0}
+              paidFor={progress.data.confirmedAmount}
+            />
+          ) : null}
+          <DonorData pledgeId={pledge.data.id} token={token} />
         </>
       }
       onDownload={() =>

@@ -78,7 +78,7 @@ async function backupThroughServer(config: AppConfig, pid: number, out: string, 
   if (!login.ok) throw new Refused(`The server refused the admin password (${login.status}).`);
   const cookie = (login.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
   try {
-    // The server writes the audit entry of this download (second review 2.7).
+    // The server writes the audit entry of this download.
     const res = await fetch(`${base}/api/admin/backup`, {
       headers: { cookie, 'user-agent': BACKUP_CLI_AGENT },
     });
@@ -120,7 +120,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
         const database = await openDatabase(config);
         try {
           await writeBackupFile(database, images, out);
-          // Read straight from the database: the audit entry is written here (second review 2.7).
+          // Read straight from the database: the audit entry is written here.
           await writeAudit(
             database.db,
             { clientIp: null },

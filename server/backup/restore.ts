@@ -259,7 +259,7 @@ export async function restoreBackup(
 /**
  * Whether a table's rows in a backup are restored: only the tables a backup holds, those its end
  * marker counts and that are not in NOT_BACKED_UP. A crafted file could otherwise plant an admin
- * session (second review 2.3) or rate-limit counters.
+ * session or rate-limit counters.
  */
 function restoresTable(table: string, trailer: BackupTrailer): boolean {
   return !Object.hasOwn(NOT_BACKED_UP, table) && Object.hasOwn(trailer.rows, table);

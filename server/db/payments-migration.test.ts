@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDbKind } from '../../tests/support/test-app';
 import { readPledgeTotals } from '../modules/pledges/repo';
-import { wrapPglite, type Database } from './client';
+import type { Database } from './client';
 import { MIGRATIONS_FOLDER, runMigrations } from './migrate';
 
 /** The migrations up to (not including) 0016_payments: a database as the previous version left it. */
@@ -33,14 +32,9 @@ describe('migration 0016 (payments in minor units)', () => {
   let drop: () => Promise<void>;
   let folder: string;
   beforeAll(async () => {
-    if (testDbKind() === 'postgres') {
-      const t = await createTestDatabase('postgres', { empty: true });
-      database = t.database;
-      drop = t.drop;
-    } else {
-      database = wrapPglite(await PGlite.create());
-      drop = async () => {};
-    }
+    const t = await createTestDatabase(testDbKind(), { empty: true });
+    database = t.database;
+    drop = t.drop;
     folder = await migrationsBefore('0016_payments');
   }, 120_000);
   afterAll(async () => {

@@ -23,6 +23,8 @@ export const pledgeReferenceSeq = pgSequence('pledge_reference_seq', { startWith
 const createdAt = () =>
   timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
+export const PLEDGE_STATUSES = ['open', 'cancelled', 'lapsed', 'released'] as const;
+
 export const pledges = pgTable(
   'pledges',
   {
@@ -46,6 +48,8 @@ export const pledges = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' })
       .notNull()
       .default(sql`clock_timestamp()`),
+    /** When name and e-mail were erased (issue 28: the donor, an admin, or retention). */
+    erasedAt: timestamp('erased_at', { withTimezone: true, mode: 'date' }),
     /**
      * The payment reference the donor puts in the transfer's note (shared/payment-reference.ts).
      * The default (migration 0018's pledge_reference_next(), keyed once the install has its key)
@@ -77,7 +81,7 @@ export const pledges = pgTable(
     idempotencyKey: text('idempotency_key'),
     /**
      * SHA-256 of the body the key came with: the same key with another body is refused (422), as
-     * the IETF Idempotency-Key draft says (second review 2.6, migration 0017).
+     * the IETF Idempotency-Key draft says (migration 0017).
      */
     idempotencyBodyHash: text('idempotency_body_hash'),
     /**
@@ -85,8 +89,20 @@ export const pledges = pgTable(
      * client gets no status link, and instruction e-mails are capped per client (review 2.1, 2.6).
      */
     clientKey: text('client_key'),
+    /**
+     * open, cancelled (the donor pressed "I can't complete this pledge"), lapsed (unpaid after the
+     * lapse day, still counted) or released (a lapsed pledge the admin released). Cancelled and
+     * released pledges stay listed but leave the totals as a deletion would (migration 0019,
+     * docs/decisions/019-reminders-and-lapse.md).
+     */
+    status: text('status', { enum: PLEDGE_STATUSES }).notNull().default('open'),
+    statusChangedAt: timestamp('status_changed_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
+    check('pledges_status_known', sql`${t.status} IN ('open', 'cancelled', 'lapsed', 'released')`),
+    index('pledges_status_idx')
+      .on(t.status, t.createdAt, t.id)
+      .where(sql`${t.status} <> 'open'`),
     unique('pledges_reference_unique').on(t.reference),
     unique('pledges_idempotency_key_unique').on(t.idempotencyKey),
     // The admin table's orders, both directions (an index scans backwards): "newest first" is
@@ -297,7 +313,20 @@ export const donorLinks = pgTable('donor_links', {
   donorSaysSentAt: timestamp('donor_says_sent_at', { withTimezone: true, mode: 'date' }),
 });
 
-export const OUTBOX_KINDS = ['instructions', 'receipt', 'team_invitation'] as const;
+export const OUTBOX_KINDS = ['instructions', 'receipt', 'reminder', 'team_invitation'] as const;
+
+/**
+ * Where each pledge stands in the reminder schedule (server/modules/reminders, migration 0019):
+ * how many steps were sent, when the last went, and the admin's pause of this pledge.
+ */
+export const pledgeReminders = pgTable('pledge_reminders', {
+  pledgeId: uuid('pledge_id')
+    .primaryKey()
+    .references(() => pledges.id, { onDelete: 'cascade' }),
+  sentSteps: integer('sent_steps').notNull().default(0),
+  lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }),
+  pausedAt: timestamp('paused_at', { withTimezone: true, mode: 'date' }),
+});
 
 /**
  * Transactional outbox (docs/decisions/014-email-outbox.md): a row is written in the
@@ -325,6 +354,8 @@ export const outbox = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
     /** Set when it was still refused 24 hours after it was queued. */
     failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
+    /** A reminder's step in the schedule (1 = the first). */
+    step: integer('step'),
   },
   (t) => [
     index('outbox_due_idx')
@@ -332,7 +363,10 @@ export const outbox = pgTable(
       .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
     index('outbox_pledge_idx').on(t.pledgeId, t.createdAt),
     index('outbox_created_idx').on(t.createdAt),
-    check('outbox_kind_known', sql`${t.kind} in ('instructions', 'receipt', 'team_invitation')`),
+    check(
+      'outbox_kind_known',
+      sql`${t.kind} in ('instructions', 'receipt', 'reminder', 'team_invitation')`,
+    ),
     check('outbox_one_subject', sql`(${t.pledgeId} is null) <> (${t.invitationId} is null)`),
   ],
 );

@@ -4,7 +4,7 @@ import { HttpError } from './http-error';
  * A fixed one-minute window of attempts per client key, in memory, on the injectable clock: each
  * attempt is counted before its work (so parallel attempts each see their own count), and a
  * success gives its attempt back, so only failures add up (the login's rule, record 003). Used by
- * the donor status links (second review 2.10): a wrong token costs a database lookup and a log
+ * the donor status links: a wrong token costs a database lookup and a log
  * line, and a flood of them slowed the home. Per instance, like the pledge limit.
  */
 export class AttemptLimit {

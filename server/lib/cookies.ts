@@ -3,7 +3,7 @@ import type { AppConfig } from '../config';
 
 const SESSION_COOKIE = 'sid';
 /**
- * The cookie's name on a site whose PUBLIC_URL is https (second review 2.8): a browser accepts a
+ * The cookie's name on a site whose PUBLIC_URL is https: a browser accepts a
  * `__Host-` cookie only with Secure, Path=/ and no Domain, set over https, so a network attacker
  * or a sibling sub-domain cannot plant or overwrite it. The plain `sid` is not read there: an
  * admin signed in before the upgrade signs in once more.

@@ -4,7 +4,7 @@ import path from 'node:path';
 /**
  * DATA_DIR holds the embedded database (donors' names and e-mails, the status-link key, the admin
  * password's hash), the outbox's .eml files and the photos: only the server's own user may read or
- * write any of it (second review 2.2: PGlite wrote its files 0666 and the folders were 0755).
+ * write any of it (PGlite would otherwise write its files 0666 and the folders 0755).
  *
  * Call before anything writes there. New files are private from then on (umask 077); DATA_DIR is
  * created 0700; whatever an earlier version left behind is set to 0600 (files) and 0700 (folders).

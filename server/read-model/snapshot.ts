@@ -88,6 +88,8 @@ export class CampaignSnapshot {
   /** Newest first, ordered exactly as SQL orders them (created_at desc, id desc). */
   private recent: RecentPledge[] = [];
   private updates: DeliveryUpdate[] = [];
+  /** The updates' container counts summed, kept with them (every update write reloads). */
+  private containersDelivered = 0;
   /** Set when a write could not read back the totals; a reload clears it. */
   private stale = false;
   private retrying = false;
@@ -109,6 +111,7 @@ export class CampaignSnapshot {
       confirmedAmount: this.confirmedContainers,
       outstandingAmount: this.outstandingContainers,
       donorCount: this.donorCount,
+      containersDelivered: this.containersDelivered,
       pledgeCount: this.pledgeCount,
       updatedAt: this.progressUpdatedAt.toISOString(),
     };
@@ -288,6 +291,7 @@ export class CampaignSnapshot {
     this.progressUpdatedAt = progressRow.updatedAt;
     this.recent = recentRows;
     this.updates = updateRows;
+    this.containersDelivered = updateRows.reduce((sum, u) => sum + u.containerCount, 0);
     this.changed();
   }
 }

@@ -17,9 +17,37 @@ const bankAccount = z.object({
   accountType: text,
 });
 
+const privacySchema = z.object({
+  /** The campaign's last day (YYYY-MM-DD, Jamaica time): retention counts from it. */
+  campaignEndsOn: z.iso.date({ error: 'privacy.campaignEndsOn must be a date, YYYY-MM-DD' }),
+  /** Days after campaignEndsOn when every pledge's name and e-mail are anonymised. */
+  retentionDays: z
+    .number({ error: 'privacy.retentionDays must be a whole number of days' })
+    .int({ error: 'privacy.retentionDays must be a whole number of days' })
+    .min(0, { error: 'privacy.retentionDays must be a whole number of days' }),
+  /** The privacy notice (/privacy): who is responsible, why, how long, the donor's rights. */
+  notice: z.object({
+    version: text,
+    controller: text,
+    purposes: z.array(text).min(1),
+    retention: text,
+    rights: z.array(text).min(1),
+    contact: text,
+  }),
+});
+
 export const campaignSchema = z.object({
   name: text,
   tagline: text,
+  /** The home page's document title (also the share preview's fallback). */
+  siteTitle: text,
+  /** The pages' meta description, for search engines. */
+  siteDescription: text,
+  /**
+   * What a donor shares after "I just pledged N meal containers": {campaign} is the campaign's
+   * name, {unitPrice} the price of one container in both currencies.
+   */
+  shareMessage: text,
   mission: z.array(text).min(1),
   partners: z
     .array(
@@ -48,7 +76,7 @@ export const campaignSchema = z.object({
     jmdTransfer: bankAccount,
     confirmationEmail: z.email(),
     /**
-     * Also ask donors to e-mail a confirmation of their transfer (issue 24): off by default, the
+     * Also ask donors to e-mail a confirmation of their transfer: off by default, the
      * status page's "I've sent the transfer" is the one action.
      */
     askForConfirmationEmail: z.boolean().default(false),
@@ -66,6 +94,38 @@ export const campaignSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'supplierBrand must be letters, digits and dashes'),
   footerDisclaimer: z.array(text).min(1),
+  /**
+   * Reminders for unpaid pledges (issue 26, docs/decisions/019-reminders-and-lapse.md): sent at
+   * these days after the pledge; still unpaid `lapseAfterDays` after it, a pledge is Lapsed.
+   */
+  reminders: z
+    .object({
+      days: z
+        .array(z.number().int().min(1).max(365))
+        .min(1)
+        .max(10)
+        .refine((d) => d.every((x, i) => i === 0 || x > d[i - 1]!), {
+          message: 'reminders.days must be increasing',
+        })
+        .default([7, 21, 42]),
+      lapseAfterDays: z.number().int().min(1).max(730).default(60),
+      enabled: z.boolean().default(true),
+      /** How often the scheduler looks, and at most how many reminders one look sends. */
+      checkEveryMinutes: z.number().int().min(1).max(1440).default(15),
+      maxPerRun: z.number().int().min(1).max(10_000).default(200),
+    })
+    .refine((r) => r.lapseAfterDays > r.days[r.days.length - 1]!, {
+      message: 'reminders.lapseAfterDays must be after the last reminder day',
+    })
+    .default({
+      days: [7, 21, 42],
+      lapseAfterDays: 60,
+      enabled: true,
+      checkEveryMinutes: 15,
+      maxPerRun: 200,
+    }),
+  /** Donor data and privacy (issue 28): the notice at /privacy and the retention rule. */
+  privacy: privacySchema.optional(),
 });
 
 export type Campaign = z.infer<typeof campaignSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../constants';
-import { paymentStateSchema } from './pledge';
+import { paymentStateSchema, pledgeStatusSchema } from './pledge';
 
 /**
  * The donor's own view of a pledge on the status page (docs/decisions/014-email-outbox.md): never
@@ -28,6 +28,8 @@ export const donorPledgeViewSchema = z.object({
   paymentConfirmedAt: z.iso.datetime().nullable(),
   /** When the donor pressed "I've sent the transfer". */
   donorSaysSentAt: z.iso.datetime().nullable(),
+  /** open, cancelled, lapsed or released (docs/decisions/019-reminders-and-lapse.md). */
+  pledgeStatus: pledgeStatusSchema.optional(),
 });
 export type DonorPledgeView = z.infer<typeof donorPledgeViewSchema>;
 
@@ -42,12 +44,13 @@ export const statusTokenSchema = z.object({
 export const EMAIL_KIND_LABELS = {
   instructions: 'Payment instructions',
   receipt: 'Receipt',
+  reminder: 'Reminder',
 } as const;
 
 /** One e-mail of a pledge, as the admin sees it. */
 const adminEmailMessageSchema = z.object({
   id: z.string(),
-  kind: z.enum(['instructions', 'receipt']),
+  kind: z.enum(['instructions', 'receipt', 'reminder']),
   status: z.enum(['sent', 'waiting', 'failed']),
   attempts: z.number().int(),
   lastError: z.string().nullable(),

@@ -35,6 +35,16 @@ export const currencySchema = z.enum(CURRENCIES, { error: 'Currency must be USD 
 
 /** The one list of payment states (shared/received.ts). */
 export const paymentStateSchema = z.enum(PAYMENT_STATES);
+const PLEDGE_STATUSES = ['open', 'cancelled', 'lapsed', 'released'] as const;
+export const pledgeStatusSchema = z.enum(PLEDGE_STATUSES);
+export type PledgeStatus = z.infer<typeof pledgeStatusSchema>;
+/** What the admin and the donor read (the issue's words). */
+export const PLEDGE_STATUS_LABEL: Record<PledgeStatus, string> = {
+  open: 'Open',
+  cancelled: 'Cancelled',
+  lapsed: 'Lapsed',
+  released: 'Lapsed (released)',
+};
 
 /** POST /api/pledges. Unknown keys (id, isPaid, createdAt…) are dropped by z.object. */
 export const pledgeCreateSchema = z.object({
@@ -172,6 +182,11 @@ export const adminPledgeSchema = publicPledgeSchema.extend({
    * (docs/decisions/014-email-outbox.md).
    */
   donorSaysSentAt: z.iso.datetime().nullable().optional(),
+  /**
+   * open, cancelled (by the donor), lapsed (unpaid after the lapse day, still counted) or released
+   * (lapsed, released by the admin): docs/decisions/019-reminders-and-lapse.md.
+   */
+  pledgeStatus: pledgeStatusSchema.optional(),
 });
 export type AdminPledge = z.infer<typeof adminPledgeSchema>;
 
@@ -207,7 +222,8 @@ export const pledgeListQuerySchema = z.object({
 /** Admin listing query (GET /api/admin/pledges): server-side search, filter, sort and paging. */
 export const adminPledgeQuerySchema = z.object({
   search: z.string().max(200).optional().default(''),
-  status: z.enum(['all', 'paid', 'pending']).optional().default('all'),
+  /** cancelled and lapsed (lapsed or released) are issue 26's statuses (migration 0019). */
+  status: z.enum(['all', 'paid', 'pending', 'cancelled', 'lapsed']).optional().default('all'),
   sort: z.enum(['date', 'amount']).optional().default('date'),
   order: z.enum(['asc', 'desc']).optional().default('desc'),
   page: z.coerce.number().int().min(1).max(1_000_000).optional().default(1),

@@ -40,6 +40,11 @@ export const progressSchema = z.object({
    * Distinct donors by e-mail, case-insensitive (see docs/decisions/008-security-review-fixes.md).
    */
   donorCount: z.number().int(),
+  /**
+   * Containers delivered: the sum of the delivery updates' container counts (issue 28, pledged →
+   * received → delivered). An extra field; optional so an older server's answer still reads.
+   */
+  containersDelivered: z.number().int().optional(),
   pledgeCount: z.number().int(),
   updatedAt: z.iso.datetime(),
 });

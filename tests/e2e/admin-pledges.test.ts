@@ -147,6 +147,9 @@ describe('pledge management', () => {
       'All Statuses',
       'Paid Only',
       'Pending Only',
+      // Issue 26: pledges the donor cancelled, and lapsed ones.
+      'Cancelled',
+      'Lapsed',
     ]);
     await status.selectOption({ label: 'Paid Only' });
     await expectNames(['Alice Brown']);

@@ -77,8 +77,7 @@ describe.each([
       // The progress card and its Pledge Now button are on the first screen.
       const cta = await page.getByRole('button', { name: 'Pledge Now' }).nth(1).boundingBox();
       expect(cta!.y + cta!.height).toBeLessThanOrEqual(viewport.height);
-      await page.waitForTimeout(1200); // the progress fill's animation
-      await screenshot(page, `home-${size}`);
+      await screenshot(page, `home-${size}`, { settleMs: 1200 });
       if (process.env.SCREENSHOTS) {
         // Below-the-fold photos are lazy: load them all for the full-page picture.
         await page.evaluate(() =>

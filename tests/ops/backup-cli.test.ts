@@ -4,13 +4,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN_PASSWORD } from '../support/test-app';
-import { preparedDataDir, spawnServer, type ServerProcess } from '../support/server-process';
+import {
+  preparedDataDir,
+  spawnServer,
+  testServerFlags,
+  type ServerProcess,
+} from '../support/server-process';
 
 const BACKUP_SCRIPT = path.resolve('dist/backup.js');
 
-/** `npm run backup|restore` as a user runs it (the built command `npm run` launches). */
+/**
+ * `npm run backup|restore` as a user runs it (the built command `npm run` launches), on the test
+ * servers' V8 tier (testServerFlags: the same program, no optimising compiles in a process of a
+ * few seconds; 17 -> 11 CPU-s for this file).
+ */
 function cli(args: string[], env: Record<string, string>) {
-  const res = spawnSync(process.execPath, [BACKUP_SCRIPT, ...args], {
+  const res = spawnSync(process.execPath, [...testServerFlags(), BACKUP_SCRIPT, ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',

@@ -47,6 +47,7 @@ describe('Dockerfile', () => {
     const log: string[] = [];
     const result = (await dockerDryRun({
       reuseFullInstall: true,
+      reuseBuild: true,
       log: (l: string) => log.push(l),
     })) as {
       output: string;

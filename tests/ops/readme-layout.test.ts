@@ -13,9 +13,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 const readme = read('README.md');
 
-/** Folders the README may name before they exist: the refactor that adds them is being merged. */
-const NOT_YET_IN_TREE = new Set(['server/modules/pages']);
-
 /** Every folder holding a file git tracks or would track (ignored folders such as dist/ are not). */
 function repositoryFolders(): Set<string> {
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
@@ -62,12 +59,9 @@ describe('the README agrees with the repository', () => {
     );
     expect(required.filter((f) => !listed.includes(f)).sort(), 'folders missing').toEqual([]);
     expect(
-      listed.filter((f) => !tree.has(f) && !NOT_YET_IN_TREE.has(f)),
+      listed.filter((f) => !tree.has(f)),
       'listed, not in the tree',
     ).toEqual([]);
-    for (const f of NOT_YET_IN_TREE) {
-      expect(tree.has(f), `${f} exists now: remove it from NOT_YET_IN_TREE`).toBe(false);
-    }
     // Every server module is named.
     const modules = [...tree].filter((f) => /^server\/modules\/[^/]+$/.test(f));
     expect(modules.length).toBeGreaterThan(10);

@@ -15,6 +15,10 @@ const PUBLIC_WRITES = new Set([
   // "I've sent the transfer": no session, but the status link's token (404 without it;
   // docs/decisions/014-email-outbox.md).
   'POST /api/pledges/:id/sent',
+  // "I can't complete this pledge": the same token (issue 26).
+  'POST /api/pledges/:id/cancel',
+  // "Erase my personal data" (issue 28): the same token in the body.
+  'POST /api/pledges/:id/erase',
   // A team invitation's link (issue 27): no session, the link's token (404 without it;
   // server/modules/admin/team.test.ts).
   'POST /api/team/invitation',

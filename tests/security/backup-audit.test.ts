@@ -6,7 +6,12 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { login } from '../support/api';
 import { test } from '../support/fixtures';
-import { preparedDataDir, spawnServer, type ServerProcess } from '../support/server-process';
+import {
+  preparedDataDir,
+  spawnServer,
+  testServerFlags,
+  type ServerProcess,
+} from '../support/server-process';
 import { createTestDatabase, TEST_ADMIN_PASSWORD, testDbKind } from '../support/test-app';
 
 const BACKUP_SCRIPT = path.resolve('dist/backup.js');
@@ -22,8 +27,9 @@ async function activity(baseUrl: string, cookie: string): Promise<Entry[]> {
   return ((await res.json()) as { items: Entry[] }).items;
 }
 
+/** The backup CLI on the test servers' V8 tier (tests/support/server-process.ts). */
 function cli(args: string[], env: Record<string, string>) {
-  const res = spawnSync(process.execPath, [BACKUP_SCRIPT, ...args], {
+  const res = spawnSync(process.execPath, [...testServerFlags(), BACKUP_SCRIPT, ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',

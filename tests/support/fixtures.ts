@@ -55,4 +55,3 @@ export const test = base
 test.beforeAll(async ({ adminClient: _adminClient }) => {});
 
 export { describe, expect } from 'vitest';
-export { expectErrorLogs } from './test-app';

@@ -61,7 +61,7 @@ export interface SpawnOptions {
  * still runs the tests.
  */
 let serverFlags: string[] | undefined;
-function testServerFlags(): string[] {
+export function testServerFlags(): string[] {
   const wanted = ['--liftoff-only', '--no-opt'];
   const accepted = (flags: string[]) =>
     spawnSync(process.execPath, [...flags, '-e', '0']).status === 0;

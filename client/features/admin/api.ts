@@ -20,6 +20,8 @@ import type {
 } from '@shared/schemas/pledge';
 import type { Progress, ProgressUpdate } from '@shared/schemas/progress';
 import type { AuditPage } from '@shared/schemas/audit';
+import type { PledgeReminders, ReminderSettings } from '@shared/schemas/reminders';
+import type { RetentionStatus } from '@shared/schemas/privacy';
 import type {
   DismissedLinesPage,
   ReviewLinesPage,
@@ -470,5 +472,107 @@ export function useResendInstructions() {
       return TOASTS.instructionsResent;
     },
     fallback: TOASTS.resendFailed,
+  });
+}
+
+const reminderSettingsKey = ['/api/admin/reminders'] as const;
+const pledgeRemindersKey = (id: string) => ['/api/admin/pledges', id, 'reminders'] as const;
+
+/** The schedule (read-only), the campaign-wide pause and what is lapsed (issue 26). */
+export function useReminderSettings() {
+  return useQuery({
+    queryKey: reminderSettingsKey,
+    queryFn: () => getJson<ReminderSettings>('/api/admin/reminders'),
+    staleTime: 0,
+  });
+}
+
+export function useCampaignReminderPause() {
+  const queryClient = useQueryClient();
+  return useAdminMutation<boolean, ReminderSettings>({
+    mutationFn: async (paused) =>
+      (await apiRequest('PUT', '/api/admin/reminders', { paused })).json(),
+    invalidate: [],
+    success: (data) => {
+      queryClient.setQueryData(reminderSettingsKey, data);
+      return { title: data.pausedAt ? 'Reminders paused' : 'Reminders resumed' };
+    },
+    fallback: 'Could not change the reminders. Please try again.',
+  });
+}
+
+/** "Release lapsed pledges": they stop counting in the totals. */
+export function useReleaseLapsed() {
+  return useAdminMutation<void, { released: number }>({
+    mutationFn: async () =>
+      (await apiRequest('POST', '/api/admin/pledges/lapsed/release', {})).json(),
+    invalidate: [reminderSettingsKey, ...pledgeRelatedKeys],
+    success: (data) => ({
+      title: 'Lapsed pledges released',
+      description: `${data.released} pledge${data.released === 1 ? '' : 's'} no longer counted.`,
+    }),
+    fallback: 'Could not release the lapsed pledges. Please try again.',
+  });
+}
+
+/** One pledge's reminders: those sent, the next one due, its pause. */
+export function usePledgeReminders(id: string | undefined) {
+  return useQuery({
+    queryKey: pledgeRemindersKey(id ?? ''),
+    queryFn: () => getJson<PledgeReminders>(`/api/admin/pledges/${id}/reminders`),
+    enabled: id !== undefined,
+    staleTime: 0,
+  });
+}
+
+export function usePledgeReminderPause() {
+  const queryClient = useQueryClient();
+  return useAdminMutation<{ id: string; paused: boolean }, PledgeReminders>({
+    mutationFn: async ({ id, paused }) =>
+      (await apiRequest('PUT', `/api/admin/pledges/${id}/reminders`, { paused })).json(),
+    invalidate: [],
+    success: (data, { id }) => {
+      queryClient.setQueryData(pledgeRemindersKey(id), data);
+      return { title: data.pausedAt ? 'Reminders paused' : 'Reminders resumed' };
+    },
+    fallback: 'Could not change the reminders. Please try again.',
+  });
+}
+
+// --- Donor data and privacy (issue 28) ---------------------------------------------------------
+
+/** GET /api/admin/privacy: the retention rule and when it anonymises. */
+export function useRetention() {
+  return useQuery({
+    queryKey: [...queryKeys.adminPledges, 'privacy'],
+    queryFn: () => getJson<RetentionStatus>('/api/admin/privacy'),
+  });
+}
+
+/** POST /api/admin/privacy/erase: every pledge of one address (a request by letter). */
+export function useEraseEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (email: string) =>
+      (await (await apiRequest('POST', '/api/admin/privacy/erase', { email })).json()) as {
+        erased: number;
+      },
+    onSuccess: async ({ erased }) => {
+      toast({
+        title: 'Donor data erased',
+        description: `${erased} pledge${erased === 1 ? '' : 's'} erased.`,
+      });
+      await Promise.all(
+        [queryKeys.adminPledges, ...pledgeRelatedKeys].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      );
+    },
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: errorMessage(error, 'Could not erase the data.'),
+        variant: 'destructive',
+      }),
   });
 }

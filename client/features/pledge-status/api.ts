@@ -41,3 +41,30 @@ export function useMarkSent(id: string, token: string) {
       }),
   });
 }
+
+/**
+ * "I can't complete this pledge" (issue 26): POST /api/pledges/{id}/cancel with the token in the
+ * body; the page then shows the pledge as cancelled.
+ */
+export function useCancelPledge(id: string, token: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () =>
+      (await (
+        await apiRequest('POST', `/api/pledges/${encodeURIComponent(id)}/cancel`, { t: token })
+      ).json()) as DonorPledgeView,
+    onSuccess: (view) => {
+      queryClient.setQueryData(statusKey(id), view);
+      toast({
+        title: 'Pledge cancelled',
+        description: 'Thank you for letting us know. Your pledge is cancelled.',
+      });
+    },
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: errorMessage(error, 'Could not cancel the pledge. Please try again.'),
+        variant: 'destructive',
+      }),
+  });
+}

@@ -44,7 +44,7 @@ export function createSessions(
       if (!row) return null;
       const now = config.now();
       const idleFor = now.getTime() - row.lastSeenAt.getTime();
-      // Only what this server could have written is a session (second review 2.3): not one used
+      // Only what this server could have written is a session: not one used
       // or made in the future (a planted row; CLOCK_SKEW_MS allows for instances' clocks), and
       // none older than the lifetime, whatever its expires_at says.
       const age = now.getTime() - row.createdAt.getTime();

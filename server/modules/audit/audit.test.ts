@@ -110,12 +110,15 @@ describe('audit log', () => {
       currencyReceived: 'USD',
     });
     expect(byAction.get('pledge.edit')!.details).toEqual({
-      before: { name: 'Ann Brown', amount: 100 },
-      after: { name: 'Ann B.', amount: 120 },
+      before: { amount: 100 },
+      after: { amount: 120 },
+      personalDataChanged: ['name'],
     });
     expect(byAction.get('pledge.delete')!.details).toMatchObject({
-      deleted: { id: p.id, name: 'Ann B.', email: 'ann@donors.test', reference: p.reference },
+      deleted: { id: p.id, reference: p.reference, amount: 120 },
     });
+    // No donor data in the log (issue 28): the entries name the pledge by id and reference.
+    expect(byAction.get('pledge.delete')!.details!.deleted).not.toHaveProperty('email');
     expect(byAction.get('progress.update')!.details).toMatchObject({
       after: { manualAdjustment: 25 },
     });

@@ -30,7 +30,7 @@ export async function backupRoutes(fastify: FastifyInstance, ctx: AppContext) {
       const name = `relief-${new Date().toISOString().slice(0, 10)}${BACKUP_FILE_SUFFIX}`;
       request.log.info('admin downloads a backup');
       // The file holds every donor's e-mail, the password hash and the link keys: who took a
-      // copy, and when (second review 2.7), like the CSV export.
+      // copy, and when, like the CSV export.
       await writeAudit(ctx.db, request, {
         action: 'backup.download',
         targetType: 'backup',

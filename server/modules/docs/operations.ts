@@ -13,6 +13,7 @@
 export type Tag =
   | 'pledges'
   | 'donor status'
+  | 'reminders'
   | 'progress'
   | 'updates'
   | 'uploads'
@@ -29,6 +30,7 @@ export type Tag =
 export const TAGS: Record<Tag, string> = {
   pledges: 'Pledges: the public form and list, and the administrators’ management of them',
   'donor status': 'The donor’s private status link, sent in every e-mail',
+  reminders: 'Reminders for unpaid pledges, their pause, and lapsed pledges (issue 26)',
   progress: 'The campaign’s totals, and their live stream',
   updates: 'Progress updates with a photo, posted by the administrators',
   uploads: 'Photo uploads through short-lived signed links',
@@ -120,6 +122,35 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: 'The donor says the transfer is sent',
     tag: 'donor status',
     errors: [404, 429],
+  },
+  'POST /api/pledges/{id}/cancel': {
+    summary: 'The donor cancels the pledge ("I can’t complete this pledge")',
+    tag: 'donor status',
+    errors: [400, 404, 429],
+  },
+
+  'GET /api/admin/reminders': {
+    summary: 'The reminder schedule, the campaign-wide pause and what is lapsed',
+    tag: 'reminders',
+  },
+  'PUT /api/admin/reminders': {
+    summary: 'Pause or resume every reminder of the campaign',
+    tag: 'reminders',
+    errors: [400],
+  },
+  'POST /api/admin/pledges/lapsed/release': {
+    summary: 'Release every lapsed pledge: they stop counting in the totals',
+    tag: 'reminders',
+  },
+  'GET /api/admin/pledges/{id}/reminders': {
+    summary: 'The reminders of a pledge: those sent, the next one due, its pause',
+    tag: 'reminders',
+    errors: [404],
+  },
+  'PUT /api/admin/pledges/{id}/reminders': {
+    summary: 'Pause or resume the reminders of one pledge',
+    tag: 'reminders',
+    errors: [400, 404],
   },
 
   'GET /api/admin/pledges/{id}/emails': {
@@ -231,4 +262,28 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /payment-instructions': { summary: 'The payment instructions page', tag: 'pages' },
   'GET /admin': { summary: 'The admin dashboard', tag: 'pages' },
   'GET /pledge/{id}': { summary: 'The donor’s status page', tag: 'pages' },
+  'GET /privacy': { summary: 'The privacy notice', tag: 'pages' },
+  'GET /api/pledges/{id}/my-data': {
+    summary:
+      'Download my data: the pledge, its e-mails, consent and history (needs the link’s token)',
+    tag: 'donor status',
+    errors: [404, 429],
+  },
+  'POST /api/pledges/{id}/erase': {
+    summary: 'Erase my personal data: name and e-mail; ends the status link (needs the token)',
+    tag: 'donor status',
+    errors: [404, 429],
+  },
+  'POST /api/admin/privacy/erase': {
+    summary: 'Erase the name and e-mail of every pledge of one address',
+    tag: 'pledges',
+  },
+  'GET /api/admin/privacy': {
+    summary: 'The retention rule: when personal data is anonymised',
+    tag: 'pledges',
+  },
+  'GET /where-the-money-goes': {
+    summary: 'Where the money goes: money received by week, deliveries, running totals',
+    tag: 'pages',
+  },
 };

@@ -35,11 +35,17 @@ const EXPECTED = [
   'DELETE /api/pledges/{id}/confirm',
   'GET /api/pledges/{id}/status',
   'POST /api/pledges/{id}/sent',
+  'POST /api/pledges/{id}/cancel',
   'PATCH /api/pledges/{id}',
   'DELETE /api/pledges/{id}',
   'GET /api/admin/pledges',
   'GET /api/admin/pledges/{id}/emails',
   'POST /api/admin/pledges/{id}/emails/resend',
+  'GET /api/admin/reminders',
+  'PUT /api/admin/reminders',
+  'POST /api/admin/pledges/lapsed/release',
+  'GET /api/admin/pledges/{id}/reminders',
+  'PUT /api/admin/pledges/{id}/reminders',
   'GET /api/admin/activity',
   'GET /api/admin/backup',
   'POST /api/admin/statements/preview',
@@ -68,6 +74,12 @@ const EXPECTED = [
   'GET /payment-instructions',
   'GET /admin',
   'GET /pledge/{id}',
+  'GET /where-the-money-goes',
+  'GET /privacy',
+  'GET /api/pledges/{id}/my-data',
+  'POST /api/pledges/{id}/erase',
+  'POST /api/admin/privacy/erase',
+  'GET /api/admin/privacy',
 ];
 
 /**
@@ -97,6 +109,8 @@ const OPEN_TO_ANYONE = [
   'POST /api/admin/logout',
   'POST /api/pledges',
   'POST /api/pledges/{id}/sent',
+  'POST /api/pledges/{id}/cancel',
+  'POST /api/pledges/{id}/erase',
   'PUT /api/objects/uploads/{id}',
 ];
 

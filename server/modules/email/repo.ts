@@ -15,7 +15,7 @@ export type OutboxRow = typeof outbox.$inferSelect;
 /**
  * Queues the instructions e-mail of new pledges and stores their status links' hashes: one
  * statement, called inside the pledges' own transaction (the outbox is only as good as that).
- * `mail` says which of them get the e-mail (the others are over a cap: second review 2.1). Queued
+ * `mail` says which of them get the e-mail (the others are over a cap). Queued
  * at `now` (the app's clock), the time the caps count by.
  */
 export async function enqueueNewPledges(
@@ -66,8 +66,48 @@ export async function recentInstructions(
   return { byEmail, byClient };
 }
 
-export async function enqueue(db: DbOrTx, pledgeId: string, kind: OutboxKind): Promise<void> {
-  await db.insert(outbox).values({ pledgeId, kind });
+export async function enqueue(
+  db: DbOrTx,
+  pledgeId: string,
+  kind: OutboxKind,
+  opts: { step?: number; at?: Date } = {},
+): Promise<void> {
+  await db
+    .insert(outbox)
+    .values({
+      pledgeId,
+      kind,
+      step: opts.step ?? null,
+      ...(opts.at ? { createdAt: opts.at } : {}),
+    });
+}
+
+/**
+ * Instructions and reminders queued since `since`, per recipient address (lower-cased): the
+ * per-recipient cap (MAIL_PER_ADDRESS_PER_DAY) of the reminders (issue 26).
+ */
+export async function recentMailByAddress(
+  db: DbOrTx,
+  emails: string[],
+  since: Date,
+): Promise<Map<string, number>> {
+  if (emails.length === 0) return new Map();
+  const res = (await db.execute(sql`
+    select lower(p.email) as email, count(*)::int as n
+    from outbox o join pledges p on p.id = o.pledge_id
+    where o.kind in ('instructions', 'reminder') and o.created_at > ${since.toISOString()}::timestamptz
+      and lower(p.email) = any(${sql.param(emails)}::text[])
+    group by 1`)) as unknown as { rows: { email: string; n: number }[] };
+  return new Map(res.rows.map((r) => [r.email, Number(r.n)]));
+}
+
+/** The reminders of a pledge (the admin's e-mails view): step and when each was queued. */
+export async function remindersOf(db: DbOrTx, pledgeId: string): Promise<OutboxRow[]> {
+  return db
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.pledgeId, pledgeId), eq(outbox.kind, 'reminder')))
+    .orderBy(asc(outbox.createdAt));
 }
 
 /** A pledge made before e-mail existed (or seeded) gets its link the first time it is needed. */
@@ -188,6 +228,17 @@ export async function markFailedAttempt(
       lastError: error.slice(0, 500),
       nextAttemptAt: sql`clock_timestamp() + ${delay}`,
       failedAt: sql`case when clock_timestamp() + ${delay} > ${outbox.createdAt} + ${maxAge} then clock_timestamp() end`,
+    })
+    .where(eq(outbox.id, id));
+}
+
+/** A reminder no longer needed when its turn came (paid, cancelled): kept, marked, not sent. */
+export async function markNotNeeded(db: DbOrTx, id: string) {
+  await db
+    .update(outbox)
+    .set({
+      failedAt: sql`clock_timestamp()`,
+      lastError: 'Not sent: the pledge was paid or cancelled before it went',
     })
     .where(eq(outbox.id, id));
 }

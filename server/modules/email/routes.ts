@@ -9,9 +9,10 @@ import {
   type AdminEmailMessage,
 } from '@shared/schemas/email';
 import type { AppContext } from '../../context';
-import { notFound } from '../../lib/http-error';
+import { badRequest, notFound } from '../../lib/http-error';
 import * as pledgeRepo from '../pledges/repo';
 import { toDonorView } from '../pledges/views';
+import { cancelPledge } from '../pledges/service';
 import { pledgeForRequest, resendInstructions } from './service';
 import * as repo from './repo';
 
@@ -93,6 +94,32 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AppContext) {
       const link = await repo.markDonorSaysSent(db, pledge.id, config.now());
       reply.header('Cache-Control', 'no-store');
       return toDonorView(pledge, link!);
+    },
+  );
+
+  // "I can't complete this pledge" (issue 26): the donor cancels, authorised by the link's token.
+  app.post(
+    '/api/pledges/:id/cancel',
+    {
+      config: { access: 'public' },
+      attachValidation: true,
+      schema: {
+        params: linkParams,
+        body: statusTokenSchema,
+        response: { 200: donorPledgeViewSchema },
+      },
+    },
+    async (request, reply) => {
+      const { pledge, link } = await linked(request, request.params?.id, request.body?.t);
+      const outcome = await ctx.snapshot.write(() =>
+        db.transaction((tx) =>
+          cancelPledge(tx, { pledgeId: pledge.id, actor: request, now: config.now(), by: 'donor' }),
+        ),
+      );
+      if (!outcome) throw notFound(NOT_FOUND);
+      if (outcome.kind === 'refused') throw badRequest(outcome.reason);
+      reply.header('Cache-Control', 'no-store');
+      return toDonorView(outcome.row, link);
     },
   );
 

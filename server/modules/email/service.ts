@@ -25,6 +25,13 @@ export interface EmailService {
     rows: { id: string; email: string; clientKey?: string | null }[],
   ): Promise<void>;
   enqueue(tx: DbOrTx, pledgeId: string, kind: repo.OutboxKind): Promise<void>;
+  /**
+   * Inside the reminder scheduler's claim transaction (server/modules/reminders): step `step` of
+   * the schedule, queued at `now` (the app's clock, which the per-recipient cap counts by).
+   */
+  enqueueReminder(tx: DbOrTx, pledgeId: string, step: number, now: Date): Promise<void>;
+  /** Which of these addresses may get one more e-mail today (MAIL_PER_ADDRESS_PER_DAY). */
+  underAddressCap(tx: DbOrTx, emails: string[], now: Date): Promise<Map<string, number>>;
   donorSaysSentFor: typeof repo.donorSaysSentFor;
   /** Messages neither sent nor given up (all instances): the metrics' outbox backlog. */
   countWaiting(): Promise<number>;
@@ -33,7 +40,7 @@ export interface EmailService {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Which new pledges get their instructions e-mail (second review 2.1): anyone can pledge with
+ * Which new pledges get their instructions e-mail: anyone can pledge with
  * anyone's address, so at most `mailPerAddressPerDay` go to one address and
  * `mailPerClientPerDay` are caused by one client key in 24 hours (0: no cap). The pledges
  * themselves are all stored, and each donor sees the instructions on screen. Concurrent
@@ -127,6 +134,16 @@ export async function createEmailService(
       );
     },
     enqueue: (tx, pledgeId, kind) => repo.enqueue(tx, pledgeId, kind),
+    enqueueReminder: (tx, pledgeId, step, now) =>
+      repo.enqueue(tx, pledgeId, 'reminder', { step, at: now }),
+    /** How many more e-mails each address may get today (Infinity when there is no cap). */
+    async underAddressCap(tx, emails, now) {
+      const cap = config.mailPerAddressPerDay;
+      const lower = [...new Set(emails.map((e) => e.toLowerCase()))];
+      if (cap <= 0) return new Map(lower.map((e) => [e, Infinity]));
+      const sent = await repo.recentMailByAddress(tx, lower, new Date(now.getTime() - DAY_MS));
+      return new Map(lower.map((e) => [e, Math.max(0, cap - (sent.get(e) ?? 0))]));
+    },
     donorSaysSentFor: repo.donorSaysSentFor,
     countWaiting: () => repo.countWaiting(database.db),
   };
@@ -147,7 +164,7 @@ async function pledgeForLink(db: DbOrTx, id: unknown, token: unknown) {
 }
 
 /**
- * pledgeForLink for a request, within the client's limit of wrong links (second review 2.10):
+ * pledgeForLink for a request, within the client's limit of wrong links:
  * counted before the lookup, given back when the link is right.
  */
 export async function pledgeForRequest(

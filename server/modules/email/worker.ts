@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Campaign } from '@shared/schemas/campaign';
+import { paymentSummary } from '@shared/received';
 import type { Database, DbOrTx } from '../../db/client';
 import { toEmailPledge } from '../pledges/views';
 import type { Mailer } from './mailer';
@@ -10,6 +11,7 @@ import { instructionsEmail } from './templates/instructions';
 import { receiptEmail } from './templates/receipt';
 import { teamInvitationEmail } from './templates/team-invitation';
 import { ROLE_LABELS, type AdminRole } from '@shared/admin-roles';
+import { reminderEmail } from './templates/reminder';
 
 const TEMPLATES: Record<
   Exclude<repo.OutboxKind, 'team_invitation'>,
@@ -17,6 +19,7 @@ const TEMPLATES: Record<
 > = {
   instructions: instructionsEmail,
   receipt: receiptEmail,
+  reminder: reminderEmail,
 };
 
 /** A refused message is retried with growing delays (base, 2×, 4×… at most an hour) for a day. */
@@ -150,6 +153,12 @@ export class EmailWorker {
     }
     if (!pledge) return undefined;
     if (!due.hasLink) await repo.ensureLink(db, pledge.id, hashToken(links.token(pledge.id)));
+    // A reminder of a pledge paid or cancelled since it was queued is not sent.
+    if (message.kind === 'reminder') {
+      const state = paymentSummary(pledge).state;
+      if (pledge.status !== 'open' || (state !== 'pending' && state !== 'part-paid'))
+        return 'not needed' as const;
+    }
     const email = TEMPLATES[message.kind]({
       campaign,
       pledge: toEmailPledge(pledge),
@@ -162,6 +171,7 @@ export class EmailWorker {
     const { mailer, log } = this.opts;
     const { message } = due;
     const rendered = await this.render(db, due);
+    if (rendered === 'not needed') return repo.markNotNeeded(db, message.id);
     // Its pledge or invitation is gone (deleted in between): nothing to send.
     if (!rendered) return repo.markSent(db, message.id);
     const { to, email } = rendered;

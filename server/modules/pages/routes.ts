@@ -6,7 +6,13 @@ import { z } from 'zod';
 
 import type { InitialData, ServerRenderer } from '@shared/api-types';
 import { EMBEDDED_UPDATES, RECENT_PLEDGES_LIMIT } from '@shared/constants';
-import { APP_ROUTES, PAGE_PATHS, STATUS_PAGE_PREFIX } from '@shared/pages';
+import {
+  APP_ROUTES,
+  PAGE_PATHS,
+  SITE_DESCRIPTION_PLACEHOLDER,
+  SITE_TITLE_PLACEHOLDER,
+  STATUS_PAGE_PREFIX,
+} from '@shared/pages';
 import type { DonorPledgeView } from '@shared/schemas/email';
 import type { AppContext } from '../../context';
 import { escapeHtml } from '../../lib/html';
@@ -72,7 +78,10 @@ async function loadRenderer(
 export async function pageRoutes(app: FastifyInstance, ctx: AppContext & { clientDir: string }) {
   const { clientDir, snapshot, config } = ctx;
   const indexFile = path.join(clientDir, 'index.html');
-  const template = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : FALLBACK_HTML;
+  // The campaign's title and description go in once: they change with the config, not per request.
+  const template = (existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : FALLBACK_HTML)
+    .replaceAll(SITE_TITLE_PLACEHOLDER, () => escapeHtml(config.campaign.siteTitle))
+    .replaceAll(SITE_DESCRIPTION_PLACEHOLDER, () => escapeHtml(config.campaign.siteDescription));
   const renderer = await loadRenderer(
     path.resolve(clientDir, '..', 'ssr', 'entry-server.js'),
     app.log,

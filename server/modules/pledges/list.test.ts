@@ -109,6 +109,8 @@ describe('GET /api/pledges', () => {
         'receivedMinor',
         'outstandingMinor',
         'overpaidMinor',
+        // open, cancelled, lapsed or released (issue 26).
+        'pledgeStatus',
       ].sort(),
     );
     const res = await app.request('/api/pledges?limit=2', { cookie: adminClient.cookie });

@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,7 +10,7 @@ import {
   referenceFor,
 } from '@shared/payment-reference';
 import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/support/test-app';
-import { openPostgres, pgliteOptions, wrapPglite, type Database } from '../../db/client';
+import { openPostgres, type Database } from '../../db/client';
 import { MIGRATIONS_FOLDER, runMigrations } from '../../db/migrate';
 import { insertPledges } from './repo';
 import { writeBackupFile } from '../../backup/dump';
@@ -221,7 +220,7 @@ describe('migration 0009 on a database with pledges', () => {
         await empty.drop();
       };
     } else {
-      database = wrapPglite(await PGlite.create(pgliteOptions(false)));
+      database = (await createTestDatabase('pglite', { empty: true })).database;
       cleanup = () => database.close();
     }
   });

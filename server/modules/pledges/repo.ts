@@ -8,7 +8,11 @@ import {
 } from '@shared/payment-reference';
 import type { AdminPledgeQuery, PledgeCreate, PledgeStats } from '@shared/schemas/pledge';
 import type { DbOrTx } from '../../db/client';
-import { payments, pledges, pledgeTotals } from '../../db/schema';
+import { payments, type PLEDGE_STATUSES, pledges, pledgeTotals } from '../../db/schema';
+
+export type PledgeStatus = (typeof PLEDGE_STATUSES)[number];
+/** The statuses the totals and the public list count (migration 0019). */
+const counted = sql`${pledges.status} in ('open', 'lapsed')`;
 
 export type PledgeRow = typeof pledges.$inferSelect;
 /**
@@ -98,7 +102,10 @@ export async function insertPledges(
       receivedMinor: null,
       idempotencyKey: v.idempotencyKey ?? null,
       idempotencyBodyHash: v.idempotencyBodyHash ?? null,
+      status: 'open',
+      statusChangedAt: null,
       clientKey: v.clientKey ?? null,
+      erasedAt: null,
       createdMicros: Number(r.created_micros),
     };
   });
@@ -114,6 +121,8 @@ export async function listRecentPledges(db: DbOrTx, limit: number): Promise<Time
   const rows = await db
     .select({ row: pledges, createdMicros: createdMicros.mapWith(Number) })
     .from(pledges)
+    // A cancelled or released pledge leaves the public list as a deleted one does.
+    .where(counted)
     .orderBy(desc(pledges.createdAt), desc(pledges.id))
     .limit(limit);
   return rows.map((r) => ({ ...r.row, createdMicros: r.createdMicros }));
@@ -318,6 +327,34 @@ export async function updatePledge(
   return rows[0];
 }
 
+/**
+ * Moves a pledge from one of `from` to `to` (cancel, lapse, release, reopen): returns the row after
+ * it, or undefined when it was not in one of `from`. The totals triggers follow (migration 0019).
+ */
+export async function setStatus(
+  db: DbOrTx,
+  id: string,
+  from: PledgeStatus[],
+  to: PledgeStatus,
+  now: Date,
+): Promise<PledgeRow | undefined> {
+  const rows = await db
+    .update(pledges)
+    .set({ status: to, statusChangedAt: now })
+    .where(and(eq(pledges.id, id), inArray(pledges.status, from)))
+    .returning();
+  return rows[0];
+}
+
+/** Pledges the totals no longer count (cancelled, released): the admin list still shows them. */
+export async function countUncounted(db: DbOrTx): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(pledges)
+    .where(inArray(pledges.status, ['cancelled', 'released']));
+  return rows[0]!.n;
+}
+
 /** Deletes a pledge; returns the deleted row (for the audit log), or undefined. */
 export async function deletePledge(db: DbOrTx, id: string) {
   const rows = await db.delete(pledges).where(eq(pledges.id, id)).returning();
@@ -369,8 +406,10 @@ function adminWhere(q: Pick<AdminPledgeQuery, 'search' | 'status'>): SQL | undef
       )!,
     );
   }
-  if (q.status === 'paid') conds.push(eq(pledges.isPaid, true));
-  if (q.status === 'pending') conds.push(eq(pledges.isPaid, false));
+  if (q.status === 'paid') conds.push(eq(pledges.isPaid, true), counted);
+  if (q.status === 'pending') conds.push(eq(pledges.isPaid, false), counted);
+  if (q.status === 'cancelled') conds.push(eq(pledges.status, 'cancelled'));
+  if (q.status === 'lapsed') conds.push(inArray(pledges.status, ['lapsed', 'released']));
   return conds.length ? and(...conds) : undefined;
 }
 

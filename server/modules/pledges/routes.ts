@@ -26,7 +26,7 @@ import { convertMinor } from '@shared/received';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
 import * as repo from './repo';
-import { forRole, toAdminPledge, toCreatedPledge } from './views';
+import { auditEditDetails, forRole, toAdminPledge, toAuditPledge, toCreatedPledge } from './views';
 import { roleMay } from '@shared/admin-roles';
 import { recordPayment, reverseAllPayments, setReceivedTotal } from './service';
 
@@ -41,7 +41,7 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
     throw badRequest(
       'Idempotency-Key must be 8 to 100 letters, digits, dashes or underscores (a UUID).',
     );
-  // As sent: "ABC…" and "abc…" are two keys (second review 2.6; lower-casing them let another
+  // As sent: "ABC…" and "abc…" are two keys (lower-casing them let another
   // body find someone else's pledge).
   return raw;
 }
@@ -181,7 +181,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
         ? await submitOnce(key, input, client)
         : await writer.submit({ ...repo.newPledgeValues(input), clientKey: client });
       // A replay from another client (a key that leaked or was guessed) gets the pledge, but not
-      // its status link, which shows the donor's name and payment state (second review 2.6).
+      // its status link, which shows the donor's name and payment state.
       const ownClient = row.clientKey === null || row.clientKey === client;
       // The donor's own payment reference and status page link
       // (docs/decisions/014-email-outbox.md), for the thank-you page: only in this answer, never in
@@ -291,7 +291,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
                   targetId: id,
                   pledgeId: id,
                   pledgeReference: r.before.reference,
-                  details: { before: toAdminPledge(r.before) },
+                  details: { before: toAuditPledge(r.before) },
                 }
               : null,
           };
@@ -365,7 +365,8 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
           const keys = Object.keys(changes) as (keyof typeof changes)[];
           return {
             result: updated ? { row: updated, paid } : undefined,
-            // The payment has its own entry (pledge.confirm); name, e-mail and amount this one.
+            // The payment has its own entry (pledge.confirm); name, e-mail and amount this one. A
+            // changed name or e-mail is named, never its values (issue 28: no donor data in the log).
             audit:
               after && keys.length > 0
                 ? {
@@ -374,10 +375,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
                     targetId: id,
                     pledgeId: id,
                     pledgeReference: current.reference,
-                    details: {
-                      before: Object.fromEntries(keys.map((k) => [k, before[k]])),
-                      after: Object.fromEntries(keys.map((k) => [k, after[k]])),
-                    },
+                    details: auditEditDetails(keys, before, after),
                   }
                 : null,
           };
@@ -402,7 +400,8 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
           const row = await repo.deletePledge(tx, id);
           return {
             result: row,
-            // The whole deleted row stays in the log: the trail outlives the pledge.
+            // The deleted row stays in the log without name and e-mail: the trail outlives the
+            // pledge, a copy of who gave does not.
             audit: row
               ? {
                   action: 'pledge.delete',
@@ -410,7 +409,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
                   targetId: id,
                   pledgeId: id,
                   pledgeReference: row.reference,
-                  details: { deleted: toAdminPledge(row) },
+                  details: { deleted: toAuditPledge(row) },
                 }
               : null,
           };
@@ -430,8 +429,15 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const q = request.query;
-      // Counts and stat cards come from the snapshot (exact, no scan); only a search counts in SQL.
-      const knownTotal = q.search.trim() ? undefined : snapshot.countByStatus(q.status);
+      // Counts and stat cards come from the snapshot (exact, no scan); only a search counts in SQL,
+      // and the Cancelled and Lapsed filters (a few rows, through their partial index). "All" lists
+      // the pledges the totals no longer count too: those are counted through the same index.
+      const knownTotal =
+        q.search.trim() || q.status === 'cancelled' || q.status === 'lapsed'
+          ? undefined
+          : q.status === 'all'
+            ? snapshot.countByStatus('all') + (await repo.countUncounted(db))
+            : snapshot.countByStatus(q.status);
       const page = await repo.adminPledgePage(db, q, knownTotal);
       const stats = snapshot.pledgeStats();
       reply.header('Cache-Control', 'no-store');

@@ -128,6 +128,9 @@ export async function recordPayment(
   const current = await repo.lockPledge(tx, input.pledgeId);
   if (!current) return undefined;
   if (input.onlyIfPending && current.isPaid) return { row: current, changed: false };
+  // Money arrived for a cancelled or lapsed pledge: it is open again and counts (record 019).
+  if (current.status !== 'open')
+    await repo.setStatus(tx, current.id, ['cancelled', 'lapsed', 'released'], 'open', input.now);
   await repo.fillLegacyMinor(tx, current.id);
   const creditedMinor = convertMinor(input.amountMinor, input.currency, current.currency);
   const payment = await repo.insertPayment(tx, {
@@ -301,4 +304,55 @@ export async function setReceivedTotal(
     auditDetails: { ...input.auditDetails, correction: true },
     noReceipt: locked.isPaid,
   });
+}
+
+export type CancelOutcome =
+  | { kind: 'cancelled'; row: repo.PledgeRow }
+  | { kind: 'unchanged'; row: repo.PledgeRow }
+  | { kind: 'refused'; row: repo.PledgeRow; reason: string };
+
+/** Why a pledge cannot be cancelled by its donor (money arrived: the charity keeps counting it). */
+const CANCEL_REFUSED_PAID =
+  'Part of this pledge has been paid, so it cannot be cancelled here. Please write to us instead.';
+
+/**
+ * "I can't complete this pledge" (issue 26, docs/decisions/019-reminders-and-lapse.md): the donor's
+ * cancel, authorised by the status link's token (the caller checked it). The pledge stays in the
+ * table (the admin list shows it as Cancelled) and leaves the totals exactly as a deletion would
+ * (the totals triggers count only open and lapsed pledges, migration 0019); no further reminder is
+ * sent. Only a pledge with no money received can be cancelled: money that arrived stays counted.
+ * Audited without the donor's name or address (the pledge id and reference say which one).
+ * A second cancel changes nothing. The caller wraps it in `snapshot.write`.
+ */
+export async function cancelPledge(
+  tx: DbOrTx,
+  input: { pledgeId: string; actor: AuditActor; now: Date; by: 'donor' | 'admin' },
+): Promise<CancelOutcome | undefined> {
+  const current = await repo.lockPledge(tx, input.pledgeId);
+  if (!current) return undefined;
+  if (current.status === 'cancelled') return { kind: 'unchanged', row: current };
+  if (current.isPaid) return { kind: 'refused', row: current, reason: CANCEL_REFUSED_PAID };
+  const row = await repo.setStatus(
+    tx,
+    current.id,
+    ['open', 'lapsed', 'released'],
+    'cancelled',
+    input.now,
+  );
+  if (!row) throw new Error('cancelPledge: the locked pledge disappeared');
+  await writeAudit(tx, input.actor, {
+    action: 'pledge.cancel',
+    targetType: 'pledge',
+    targetId: row.id,
+    pledgeId: row.id,
+    pledgeReference: row.reference,
+    details: {
+      by: input.by,
+      statusBefore: current.status,
+      amount: row.amount,
+      currency: row.currency,
+      containers: row.containers,
+    },
+  });
+  return { kind: 'cancelled', row };
 }

@@ -61,6 +61,38 @@ export function toAdminPledge(r: PledgeRow): AdminPledge {
     outstandingMinor: summary.outstandingMinor,
     overpaidMinor: summary.overpaidMinor,
     paymentState: summary.state,
+    pledgeStatus: r.status,
+  };
+}
+
+/** The personal fields of a pledge: never copied into the audit log (issue 28). */
+const PERSONAL_FIELDS = ['name', 'email'] as const;
+
+/**
+ * A pledge as the audit log keeps it: the admin view without name and e-mail. The entry names the
+ * pledge by id and reference, so deleting or erasing the pledge leaves no copy of who gave.
+ */
+export function toAuditPledge(r: PledgeRow): Omit<AdminPledge, 'name' | 'email'> {
+  const { name: _name, email: _email, ...rest } = toAdminPledge(r);
+  return rest;
+}
+
+/**
+ * The details of a pledge.edit entry: before and after of amounts; a changed name or e-mail only
+ * by its field name.
+ */
+export function auditEditDetails(
+  keys: readonly (keyof AdminPledge)[],
+  before: AdminPledge,
+  after: AdminPledge,
+): Record<string, unknown> {
+  const isPersonal = (k: keyof AdminPledge) => (PERSONAL_FIELDS as readonly string[]).includes(k);
+  const plain = keys.filter((k) => !isPersonal(k));
+  const personal = keys.filter(isPersonal);
+  return {
+    before: Object.fromEntries(plain.map((k) => [k, before[k]])),
+    after: Object.fromEntries(plain.map((k) => [k, after[k]])),
+    ...(personal.length > 0 ? { personalDataChanged: personal } : {}),
   };
 }
 
@@ -124,6 +156,7 @@ export function toDonorView(
     overpaidMinor: admin.overpaidMinor,
     paymentConfirmedAt: admin.paymentConfirmedAt,
     donorSaysSentAt: link.donorSaysSentAt?.toISOString() ?? null,
+    pledgeStatus: pledge.status,
   };
 }
 

@@ -92,11 +92,22 @@ describe('GET /api/progress/stream', () => {
     }
   });
 
-  test('sends nothing when a change leaves the public numbers alone', async ({ app, update }) => {
+  test('sends nothing when a change leaves the public numbers alone', async ({
+    app,
+    adminClient,
+    update,
+  }) => {
+    const posted = await update();
     const stream = await openEventStream(app.baseUrl, STREAM);
     try {
       await stream.next();
-      await update(); // a delivery update changes the snapshot, not the progress or pledges
+      // A new recipient changes the snapshot, not the progress or pledges (a new update's
+      // containers would: they count as delivered).
+      const edited = await adminClient.request(`/api/updates/${posted.id}`, {
+        method: 'PATCH',
+        json: { updates: { recipient: 'Renamed shelter' } },
+      });
+      expect(edited.status).toBe(200);
       await sleep(1200);
       expect(stream.events).toHaveLength(1);
       // The stream is still live: the next pledge arrives.

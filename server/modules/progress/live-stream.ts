@@ -37,7 +37,7 @@ export interface LiveStreamOptions {
  */
 export class LiveStream {
   private readonly clients = new Set<PassThrough>();
-  /** Open streams per client key (second review 2.5: one address took every slot). */
+  /** Open streams per client key (one address must not take every slot). */
   private readonly perClient = new Map<string, number>();
   /** Streams refused because their client held its share: a counter for /metrics. */
   refusedPerClient = 0;

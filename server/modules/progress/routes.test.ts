@@ -41,11 +41,13 @@ describe('GET /api/progress', () => {
       confirmedAmount: 0,
       outstandingAmount: 0,
       donorCount: 0,
+      containersDelivered: 0,
       pledgeCount: 0,
     });
     expect(Object.keys(body).sort()).toEqual(
       [
         'confirmedAmount',
+        'containersDelivered',
         'outstandingAmount',
         'currentAmount',
         'donorCount',

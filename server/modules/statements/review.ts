@@ -96,8 +96,8 @@ const lineDetails = (l: repo.StatementLineRow) => ({
   bookedOn: l.bookedOn,
   amountCents: l.amountCents,
   currency: l.currency,
-  payer: l.payer,
-  description: l.description,
+  // Payer and description are left out: the bank's text names the donor (issue 28); the line's
+  // id leads to them while the statement is kept.
 });
 
 const STATUS_WORDS = {

@@ -48,8 +48,7 @@ export async function confirmLines(
                 bookedOn: line.bookedOn,
                 amountMinor: line.amountCents,
                 currency: line.currency,
-                payer: line.payer,
-                description: line.description,
+                // No payer or description: the bank's text names the donor (issue 28).
               },
             },
           })

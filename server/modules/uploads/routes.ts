@@ -73,7 +73,7 @@ export async function uploadRoutes(fastify: FastifyInstance, ctx: AppContext) {
       const size = request.body?.size;
       if (size !== undefined && size > IMAGE_MAX_BYTES) throw new HttpError(413, TOO_LARGE);
       // A bucket's presigned PUT takes whatever length it was signed for, up to 5 GB when none
-      // was: the size is required there and signed (second review 2.12). Local disk counts the
+      // was: the size is required there and signed. Local disk counts the
       // bytes as they arrive.
       if (storage.direct && (size === undefined || size < 1)) throw badRequest(SIZE_REQUIRED);
       const id = randomUUID();

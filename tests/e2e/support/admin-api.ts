@@ -45,10 +45,17 @@ const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../../docs/screensh
  * Saves docs/screenshots/<name>.png when SCREENSHOTS=1 (so an ordinary test run leaves the
  * committed images alone). Animations are settled first.
  */
-export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}) {
+export async function screenshot(
+  page: Page,
+  name: string,
+  opts: {
+    fullPage?: boolean;
+    /** Longer animations: the progress fill grows for 1 s. */ settleMs?: number;
+  } = {},
+) {
   if (!process.env.SCREENSHOTS) return;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.waitForTimeout(350);
+  await page.waitForTimeout(opts.settleMs ?? 350);
   await page.screenshot({
     path: path.join(SCREENSHOT_DIR, `${name}.png`),
     fullPage: opts.fullPage ?? false,

@@ -20,13 +20,18 @@ function summary(e: AuditEntry): string {
     case 'progress.update': {
       const before = (d.before ?? {}) as Record<string, unknown>;
       const after = (d.after ?? {}) as Record<string, unknown>;
-      return Object.keys(after)
-        .map((k) => `${k}: ${String(before[k])} → ${String(after[k])}`)
-        .join(', ');
+      // A changed name or e-mail is logged by field name only (no donor data in the log).
+      const personal = Array.isArray(d.personalDataChanged)
+        ? d.personalDataChanged.map((k) => `${String(k)} changed`)
+        : [];
+      return [
+        ...Object.keys(after).map((k) => `${k}: ${String(before[k])} → ${String(after[k])}`),
+        ...personal,
+      ].join(', ');
     }
     case 'pledge.delete': {
       const p = (d.deleted ?? {}) as Record<string, unknown>;
-      return `${String(p.name)} <${String(p.email)}>, ${money(p.amount, p.currency)}`;
+      return `${String(e.pledgeReference ?? p.reference)}, ${money(p.amount, p.currency)}`;
     }
     case 'statement.import':
       return `${String(d.fileName ?? 'file')}: ${String(d.newLines)} new line(s), ${String(d.alreadyImported)} already imported`;

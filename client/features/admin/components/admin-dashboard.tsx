@@ -18,6 +18,7 @@ import EditUpdateDialog from './edit-update-dialog';
 import { EditPledgeDialog } from './edit-pledge-dialog';
 import { RecordPaymentDialog } from './record-payment-dialog';
 import { ActivityLog } from './activity-log';
+import { DonorDataPanel } from './donor-data-panel';
 import { ConfirmDialog } from './confirm-dialog';
 import { DashboardTabs, type DashboardTab } from './dashboard-tabs';
 import { ExportDialog } from './export-dialog';
@@ -27,6 +28,7 @@ import { PledgeTable } from './pledge-table';
 import { PostUpdateDialog } from './post-update-dialog';
 import { ProgressDialog } from './progress-dialog';
 import { StatCards } from './stat-cards';
+import { RemindersPanel } from './reminders-panel';
 import { UpdatesGrid } from './updates-grid';
 
 const DEFAULT_PARAMS: AdminPledgeParams = {
@@ -134,6 +136,9 @@ export function AdminDashboard() {
       ) : tab === 'activity' ? (
         <div role="tabpanel" id="admin-panel-activity" aria-labelledby="admin-tab-activity">
           <ActivityLog />
+          <div className="mt-10">
+            <DonorDataPanel />
+          </div>
         </div>
       ) : (
         <div
@@ -174,6 +179,8 @@ export function AdminDashboard() {
             onRecordPayment={setPayingPledge}
             onEmails={setEmailsOf}
           />
+
+          <RemindersPanel />
         </div>
       )}
 

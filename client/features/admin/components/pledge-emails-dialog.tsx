@@ -5,7 +5,46 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { usePledgeEmails, useResendInstructions } from '../api';
+import {
+  usePledgeEmails,
+  usePledgeReminderPause,
+  usePledgeReminders,
+  useResendInstructions,
+} from '../api';
+
+/** The pledge's reminders (issue 26): how many went, the next one due, pause/resume. */
+function PledgeRemindersSection({ pledgeId }: { pledgeId: string }) {
+  const reminders = usePledgeReminders(pledgeId);
+  const pause = usePledgeReminderPause();
+  if (!reminders.data) return null;
+  const { sent, nextDueAt, pausedAt } = reminders.data;
+  return (
+    <section aria-labelledby="pledge-reminders-heading" className="mt-4">
+      <h3 id="pledge-reminders-heading" className="font-semibold text-ink-900">
+        Reminders
+      </h3>
+      <p className="mt-1 text-sm text-ink-700">
+        {sent.length === 0
+          ? 'No reminder sent yet.'
+          : `${sent.length} reminder${sent.length === 1 ? '' : 's'} sent (last on ${when(sent[sent.length - 1]!.queuedAt)}).`}{' '}
+        {pausedAt
+          ? `Paused since ${when(pausedAt)}.`
+          : nextDueAt
+            ? `Next one due ${when(nextDueAt)}.`
+            : 'No further reminder is due.'}
+      </p>
+      <Button
+        size="sm"
+        variant="outline"
+        className="mt-2"
+        disabled={pause.isPending}
+        onClick={() => pause.mutate({ id: pledgeId, paused: !pausedAt })}
+      >
+        {pausedAt ? 'Resume reminders' : 'Pause reminders'}
+      </Button>
+    </section>
+  );
+}
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
@@ -69,6 +108,7 @@ export function PledgeEmailsDialog({
         ) : (
           <p className="text-ink-700">No e-mails for this pledge yet.</p>
         )}
+        {pledge ? <PledgeRemindersSection pledgeId={pledge.id} /> : null}
         <DialogFooter>
           <Button variant="outline" onClick={() => onOpenChange(false)}>
             Close

@@ -2,6 +2,7 @@ import { ArrowDown, ArrowUp, ArrowUpDown, Mail, Pencil, Search, Trash2 } from 'l
 import { useEffect, useState } from 'react';
 import { formatMoney, formatNumber, timeAgo } from '@shared/format';
 import { PAYMENT_STATE_LABEL, paymentProgressText } from '@shared/received';
+import { PLEDGE_STATUS_LABEL } from '@shared/schemas/pledge';
 import type { AdminPledge } from '@shared/schemas/pledge';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -21,6 +22,8 @@ const STATUS_OPTIONS = [
   { value: 'all', label: 'All Statuses' },
   { value: 'paid', label: 'Paid Only' },
   { value: 'pending', label: 'Pending Only' },
+  { value: 'cancelled', label: 'Cancelled' },
+  { value: 'lapsed', label: 'Lapsed' },
 ] as const;
 
 function SortHeader({
@@ -117,9 +120,18 @@ function PledgeRow({
             </>
           ) : pledge.isPaid ? (
             <Badge title={paymentProgressText(pledge)}>{PAYMENT_STATE_LABEL.paid}</Badge>
+          ) : pledge.pledgeStatus === 'cancelled' ? (
+            // Cancelled by the donor (issue 26): not counted; a payment that still arrives reopens it.
+            <>
+              <Badge variant="outline">{PLEDGE_STATUS_LABEL.cancelled}</Badge>
+              {recordButton}
+            </>
           ) : (
             <>
               <Badge variant="secondary">Pending</Badge>
+              {pledge.pledgeStatus === 'lapsed' || pledge.pledgeStatus === 'released' ? (
+                <Badge variant="outline">{PLEDGE_STATUS_LABEL[pledge.pledgeStatus]}</Badge>
+              ) : null}
               <Button
                 size="sm"
                 variant="outline"

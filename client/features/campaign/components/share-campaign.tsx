@@ -52,7 +52,7 @@ export function ShareCampaign({
     setNative(prefersNativeShare());
     setUrl(campaignUrl());
   }, []);
-  const message = pledgeShareMessage(campaign.name, containers);
+  const message = pledgeShareMessage(campaign, containers);
   const link = url || '/';
 
   const share = async () => {

@@ -1,13 +1,55 @@
-import { CircleCheck, Clock, Send } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { CircleCheck, CircleX, Clock, Send } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
 import { formatMinor, formatMoney, formatNumber } from '@shared/format';
 import { PAYMENT_STATE_LABEL, paymentProgressText } from '@shared/received';
 import type { DonorPledgeView } from '@shared/schemas/email';
+import { PLEDGE_STATUS_LABEL } from '@shared/schemas/pledge';
 import { Badge } from '../../../components/ui/badge';
 import { InstructionsActions } from '../../../components/payment/instructions-actions';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { useMarkSent } from '../api';
+import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
+import { useCancelPledge, useMarkSent } from '../api';
+
+/** The issue's words (issue 26): the button, the dialog's title and the confirm. */
+const CANT_COMPLETE = 'I can\u2019t complete this pledge';
+
+/**
+ * "I can't complete this pledge" with a confirmation: the donor cancels, nothing is owed and no
+ * reminder follows. Only while nothing has arrived (the server refuses it after a payment).
+ */
+function CancelPledge({ id, token }: { id: string; token: string }) {
+  const [open, setOpen] = useState(false);
+  const cancel = useCancelPledge(id, token);
+  return (
+    <div id="cant-complete" className="mt-6 border-t border-ink-100 pt-4">
+      <Button variant="outline" onClick={() => setOpen(true)}>
+        <CircleX className="h-4 w-4" aria-hidden="true" />
+        {CANT_COMPLETE}
+      </Button>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent
+          title="Cancel this pledge?"
+          description="Your pledge will be cancelled: it no longer counts towards the campaign's total, and we will not remind you about it. You can always pledge again."
+          className="max-w-md"
+        >
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setOpen(false)}>
+              Keep my pledge
+            </Button>
+            <Button
+              variant="destructive"
+              disabled={cancel.isPending}
+              onClick={() => cancel.mutate(undefined, { onSuccess: () => setOpen(false) })}
+            >
+              {cancel.isPending ? 'Cancelling…' : 'Yes, cancel my pledge'}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}
 
 /**
  * A calendar day in the campaign's time zone: the same text on the server that renders the page
@@ -30,14 +72,18 @@ export function PledgeStatus({
   token,
   paymentDetails,
   onDownload,
+  extra,
 }: {
   pledge: DonorPledgeView;
   token: string;
   /** The campaign's payment details (the route passes them in: features do not import features). */
   paymentDetails: ReactNode;
   onDownload: () => void;
+  /** Shown under the status card: delivery so far, the donor's data (issue 28). */
+  extra?: ReactNode;
 }) {
   const markSent = useMarkSent(pledge.id, token);
+  const cancelled = pledge.pledgeStatus === 'cancelled';
   // Over paid is paid too: nothing is owed.
   const paid = pledge.status === 'paid' || pledge.status === 'over-paid';
   const progressText = paymentProgressText({ ...pledge, isPaid: pledge.status !== 'pending' });
@@ -71,7 +117,9 @@ export function PledgeStatus({
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
       <div className="text-center">
-        {paid ? (
+        {cancelled ? (
+          <CircleX className="mx-auto h-14 w-14 text-ink-600" aria-hidden="true" />
+        ) : paid ? (
           <CircleCheck className="mx-auto h-14 w-14 text-brand-700" aria-hidden="true" />
         ) : (
           <Clock className="mx-auto h-14 w-14 text-brand-700" aria-hidden="true" />
@@ -81,13 +129,15 @@ export function PledgeStatus({
         </h1>
         <p className="mx-auto mt-3 max-w-xl text-lg text-ink-700">
           Thank you, {pledge.name}.{' '}
-          {pledge.status === 'over-paid'
-            ? 'Your payment has arrived, and more than you pledged: thank you for your generosity.'
-            : paid
-              ? 'Your payment has arrived: your gift is turning into meals.'
-              : pledge.status === 'part-paid'
-                ? 'Part of your payment has arrived; the rest can follow by the same transfer.'
-                : 'Your pledge is recorded; this page shows when your payment arrives.'}
+          {cancelled
+            ? 'This pledge is cancelled: nothing is owed, and we will not remind you about it.'
+            : pledge.status === 'over-paid'
+              ? 'Your payment has arrived, and more than you pledged: thank you for your generosity.'
+              : paid
+                ? 'Your payment has arrived: your gift is turning into meals.'
+                : pledge.status === 'part-paid'
+                  ? 'Part of your payment has arrived; the rest can follow by the same transfer.'
+                  : 'Your pledge is recorded; this page shows when your payment arrives.'}
         </p>
       </div>
 
@@ -95,9 +145,13 @@ export function PledgeStatus({
         <div className="flex flex-wrap items-center gap-3">
           <h2 className="text-xl font-bold text-ink-900">Status</h2>
           <Badge variant={paid ? 'default' : 'secondary'} className="text-sm">
-            {PAYMENT_STATE_LABEL[pledge.status]}
+            {cancelled
+              ? PLEDGE_STATUS_LABEL.cancelled
+              : pledge.pledgeStatus === 'lapsed' || pledge.pledgeStatus === 'released'
+                ? PLEDGE_STATUS_LABEL.lapsed
+                : PAYMENT_STATE_LABEL[pledge.status]}
           </Badge>
-          {progressText ? <span className="text-ink-700">{progressText}</span> : null}
+          {progressText && !cancelled ? <span className="text-ink-700">{progressText}</span> : null}
         </div>
         <dl className="mt-4 divide-y divide-ink-100 rounded-xl border border-ink-100">
           {rows.map(([label, value]) => (
@@ -107,7 +161,7 @@ export function PledgeStatus({
             </div>
           ))}
         </dl>
-        {paid ? null : pledge.donorSaysSentAt ? (
+        {paid || cancelled ? null : pledge.donorSaysSentAt ? (
           <p className="mt-4 flex gap-2 text-ink-800" role="status">
             <Send className="mt-1 h-4 w-4 shrink-0 text-brand-700" aria-hidden="true" />
             You told us on {day(pledge.donorSaysSentAt)} that you sent the transfer. We will e-mail
@@ -122,9 +176,14 @@ export function PledgeStatus({
             <p className="text-sm text-ink-600">Tell us once your bank has sent the money.</p>
           </div>
         )}
+        {pledge.status === 'pending' && !cancelled ? (
+          <CancelPledge id={pledge.id} token={token} />
+        ) : null}
       </Card>
 
-      {paid ? null : (
+      {extra}
+
+      {paid || cancelled ? null : (
         <>
           <h2 className="mt-10 text-2xl font-bold text-ink-900">How to pay</h2>
           {paymentDetails}

@@ -1,4 +1,4 @@
-import { PAGE_PATHS } from '@shared/pages';
+import { PAGE_PATHS, SERVER_PAGE_PATHS } from '@shared/pages';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useRef } from 'react';
@@ -266,6 +266,20 @@ export default function PledgeDialog({
               {submitting ? 'Submitting...' : 'Submit Pledge'}
             </Button>
           </DialogFooter>
+          {/* Issue 28: what happens to the donor's name and e-mail, before they give them;
+              after the buttons, so the keyboard reaches Submit first. */}
+          <p className="text-xs text-ink-600">
+            We use your name and e-mail only for this pledge. See our{' '}
+            <a
+              href={SERVER_PAGE_PATHS.privacy}
+              target="_blank"
+              rel="noopener"
+              className="font-semibold text-brand-800 underline"
+            >
+              privacy notice
+            </a>
+            .
+          </p>
         </form>
       </DialogContent>
     </Dialog>

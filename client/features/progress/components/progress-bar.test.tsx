@@ -117,6 +117,27 @@ describe('ProgressTiles', () => {
     vi.useRealTimers();
   });
 
+  it('shows the third stage, delivered, as a part of what was received, with the number as text', () => {
+    vi.useFakeTimers();
+    renderBar(
+      <ProgressBar
+        currentAmount={200_000}
+        confirmedAmount={50_000}
+        deliveredAmount={41_200}
+        goalAmount={500_000}
+      />,
+    );
+    act(() => {
+      vi.advanceTimersByTime(150);
+    });
+    expect(screen.getByTestId('progress-delivered').getAttribute('data-percent')).toBe('8.24');
+    const bar = screen.getByRole('progressbar', { name: 'Campaign progress' });
+    const described = document.getElementById(bar.getAttribute('aria-describedby')!)!;
+    expect(described.textContent).toContain('41,200 delivered');
+    expect(described.textContent).toContain('50,000 received');
+    vi.useRealTimers();
+  });
+
   it('never lets an overpayment cancel another donor’s debt (the server sums what is owed)', () => {
     // 32,195 containers received (one donor paid far more than pledged) while another still owes
     // 454: the difference would say 0 (issue 24); the server's per-pledge sum says 454.

@@ -3,7 +3,7 @@ import { PROGRESS_FILL_DELAY_MS } from '@shared/constants';
 import { formatNumber } from '@shared/format';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip } from '../../../components/ui/tooltip';
-import { progressView, receivedView } from './progress-math';
+import { deliveredView, progressView, receivedView } from './progress-math';
 
 interface ProgressBarProps {
   currentAmount?: number;
@@ -12,6 +12,8 @@ interface ProgressBarProps {
   confirmedAmount?: number;
   /** Containers pledged and not yet received, summed pledge by pledge (the server's). */
   outstandingAmount?: number;
+  /** Containers delivered (the delivery updates' counts summed): the received part's darkest part. */
+  deliveredAmount?: number;
   isLoading?: boolean;
 }
 
@@ -24,6 +26,7 @@ export function ProgressBar({
   goalAmount,
   confirmedAmount,
   outstandingAmount,
+  deliveredAmount,
   isLoading,
 }: ProgressBarProps) {
   if (isLoading || currentAmount === undefined) return <ProgressBarSkeleton />;
@@ -33,6 +36,7 @@ export function ProgressBar({
       goalAmount={goalAmount}
       confirmed={confirmedAmount}
       outstanding={outstandingAmount}
+      delivered={deliveredAmount}
     />
   );
 }
@@ -45,24 +49,29 @@ function LoadedProgressBar({
   goalAmount,
   confirmed,
   outstanding,
+  delivered,
 }: {
   current: number;
   goalAmount?: number;
   confirmed?: number;
   outstanding?: number;
+  delivered?: number;
 }) {
   const view = progressView(current, goalAmount);
   const money = receivedView(current, confirmed, goalAmount, outstanding);
+  const meals = deliveredView(current, confirmed, delivered, goalAmount);
   const [width, setWidth] = useState(0);
   const [receivedWidth, setReceivedWidth] = useState(0);
+  const [deliveredWidth, setDeliveredWidth] = useState(0);
   useEffect(() => {
     const timer = setTimeout(() => {
       setWidth(view.percent);
       setReceivedWidth(money.receivedPercent);
+      setDeliveredWidth(meals.deliveredPercent);
     }, PROGRESS_FILL_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [view.percent, money.receivedPercent]);
-  const split = `${formatNumber(money.received)} containers received · ${formatNumber(money.awaiting)} pledged, not yet received`;
+  }, [view.percent, money.receivedPercent, meals.deliveredPercent]);
+  const split = `${formatNumber(meals.delivered)} containers delivered · ${formatNumber(money.received)} received · ${formatNumber(money.awaiting)} pledged, not yet received`;
 
   const label = (
     <span
@@ -121,7 +130,18 @@ function LoadedProgressBar({
                   `calc(${endAt(receivedWidth)} - ${endAt(width)})`,
                   `calc(${endAt(money.receivedPercent)} - ${endAt(view.percent)})`,
                 )}
-              />
+              >
+                {/* The third stage: what was delivered, a part of what was received. */}
+                <div
+                  data-testid="progress-delivered"
+                  data-percent={deliveredWidth}
+                  className="fill-end absolute inset-0 rounded-full bg-brand-900 transition-transform duration-1000 ease-out"
+                  style={fill(
+                    `calc(${endAt(deliveredWidth)} - ${endAt(receivedWidth)})`,
+                    `calc(${endAt(meals.deliveredPercent)} - ${endAt(money.receivedPercent)})`,
+                  )}
+                />
+              </div>
               {view.labelInside ? label : null}
             </div>
           </div>
@@ -135,6 +155,10 @@ function LoadedProgressBar({
         id="progress-received-text"
         className="sr-only flex flex-wrap gap-x-4 gap-y-1 text-xs text-ink-700 sm:not-sr-only sm:mt-2"
       >
+        <span className="inline-flex items-center gap-1.5">
+          <span aria-hidden="true" className="h-2.5 w-2.5 rounded-full bg-brand-900" />
+          {formatNumber(meals.delivered)} delivered
+        </span>
         <span className="inline-flex items-center gap-1.5">
           <span aria-hidden="true" className="h-2.5 w-2.5 rounded-full bg-brand-700" />
           {formatNumber(money.received)} received

@@ -58,3 +58,22 @@ export function receivedView(
     awaiting: Math.max(0, outstanding ?? current - shown),
   };
 }
+
+/**
+ * The third stage (issue 28): containers delivered, the delivery updates' counts summed. Drawn as a
+ * part of the received part (never wider than it); the text keeps the real number.
+ */
+export function deliveredView(
+  current: number,
+  confirmed: number | undefined,
+  delivered: number | undefined,
+  goalAmount?: number,
+): { deliveredPercent: number; delivered: number } {
+  const view = progressView(current, goalAmount);
+  const { receivedPercent } = receivedView(current, confirmed, goalAmount);
+  const count = Math.max(0, delivered ?? 0);
+  return {
+    deliveredPercent: Math.min(receivedPercent, percentComplete(count, view.goal)),
+    delivered: count,
+  };
+}

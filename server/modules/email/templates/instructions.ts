@@ -31,7 +31,7 @@ export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): R
     ? `Your payment reference is ${reference}. Please put it in the payment note of your transfer so that we can match your payment to your pledge.`
     : null;
   // The amount to send, the account of the pledge's currency first, the reference alone in the
-  // note, and no request to e-mail a confirmation unless the campaign asks for one (issue 24).
+  // note, and no request to e-mail a confirmation unless the campaign asks for one.
   const toTransfer = amountToTransferText({
     amountMinor: pledge.amount * 100,
     currency: pledge.currency,

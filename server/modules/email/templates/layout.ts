@@ -35,7 +35,7 @@ export interface RenderedEmail {
 }
 
 /**
- * What the e-mails call the donor (second review 2.1): the address is not verified, so anyone can
+ * What the e-mails call the donor: the address is not verified, so anyone can
  * make the site mail anyone, and the name is the only text they choose. Only a first name goes in:
  * the first word, refused when it could be a link or an address (a dot, slash, colon or @), with
  * anything but letters, apostrophes and hyphens taken out, cut to 40 characters; else "donor".
