@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBackupFile } from '../../server/backup/dump';
 import { restoreBackup } from '../../server/backup/restore';
+import { OWNER_ACCOUNT_ID } from '../../server/db/schema';
 import { createTestDatabase, startTestApp, type TestApp } from '../support/test-app';
 
 const HOUR = 3_600_000;
@@ -116,8 +117,8 @@ describe('2.3 a session row the server could not have written is refused', () =>
   const plant = async (createdAt: Date, lastSeenAt: Date, expiresAt: Date) => {
     const token = randomBytes(32).toString('base64url');
     await t.database.db
-      .execute(sql`insert into admin_sessions (token_hash, created_at, last_seen_at, expires_at)
-      values (${sha256(token)}, ${createdAt.toISOString()}, ${lastSeenAt.toISOString()}, ${expiresAt.toISOString()})`);
+      .execute(sql`insert into admin_sessions (token_hash, created_at, last_seen_at, expires_at, account_id)
+      values (${sha256(token)}, ${createdAt.toISOString()}, ${lastSeenAt.toISOString()}, ${expiresAt.toISOString()}, ${OWNER_ACCOUNT_ID})`);
     return token;
   };
 

@@ -164,6 +164,35 @@ export const OPERATIONS: Record<string, Operation> = {
     errors: [404],
   },
 
+  'GET /api/admin/team': {
+    summary: 'The team: members, their roles and invitations',
+    tag: 'admin',
+  },
+  'POST /api/admin/team': {
+    summary: 'Invite a member (name, e-mail, role): the link goes by e-mail',
+    tag: 'admin',
+    errors: [409],
+  },
+  'PATCH /api/admin/team/{id}': {
+    summary: 'Change a member’s role, or disable or enable the member',
+    tag: 'admin',
+    errors: [404],
+  },
+  'POST /api/admin/team/{id}/invitation': {
+    summary: 'Send a member a new link to set a password (also a password reset)',
+    tag: 'admin',
+    errors: [404],
+  },
+  'POST /api/team/invitation': {
+    summary: 'Whose invitation link this is (name, e-mail, role), before the password is set',
+    tag: 'admin',
+    errors: [404],
+  },
+  'POST /api/team/password': {
+    summary: 'Set a member’s password with the link’s token (single use, 72 hours)',
+    tag: 'admin',
+    errors: [404],
+  },
   'GET /api/admin/activity': { summary: 'The activity log, newest first', tag: 'audit' },
   'GET /api/admin/backup': { summary: 'Download a backup of all data', tag: 'backup' },
 

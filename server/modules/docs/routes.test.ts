@@ -47,6 +47,12 @@ const EXPECTED = [
   'GET /api/admin/pledges/{id}/reminders',
   'PUT /api/admin/pledges/{id}/reminders',
   'GET /api/admin/activity',
+  'GET /api/admin/team',
+  'POST /api/admin/team',
+  'PATCH /api/admin/team/{id}',
+  'POST /api/admin/team/{id}/invitation',
+  'POST /api/team/invitation',
+  'POST /api/team/password',
   'GET /api/admin/backup',
   'POST /api/admin/statements/preview',
   'POST /api/admin/statements/import',
@@ -112,6 +118,8 @@ const OPEN_TO_ANYONE = [
   'POST /api/pledges/{id}/cancel',
   'POST /api/pledges/{id}/erase',
   'PUT /api/objects/uploads/{id}',
+  'POST /api/team/invitation',
+  'POST /api/team/password',
 ];
 
 describe('GET /api/docs and /api/docs/json', () => {
