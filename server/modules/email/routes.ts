@@ -13,11 +13,11 @@ import { badRequest, notFound } from '../../lib/http-error';
 import * as pledgeRepo from '../pledges/repo';
 import { toDonorView } from '../pledges/views';
 import { cancelPledge } from '../pledges/service';
-import { pledgeForRequest, resendInstructions } from './service';
+import { linkedPledge, PLEDGE_NOT_FOUND, resendInstructions } from './service';
 import * as repo from './repo';
 
 /** One answer for an unknown pledge, a wrong token and a missing one: nothing to tell apart. */
-const NOT_FOUND = 'Pledge not found';
+const NOT_FOUND = PLEDGE_NOT_FOUND;
 
 function adminMessage(row: repo.OutboxRow): AdminEmailMessage {
   return {
@@ -46,17 +46,8 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AppContext) {
    * they refuse (no token, an array, no body) is not told apart from a wrong token, so the
    * validation result is read here (attachValidation) rather than answered with a 400.
    */
-  async function linked(request: FastifyRequest, id: string, token: string) {
-    const found = await pledgeForRequest(
-      db,
-      email,
-      request,
-      request.validationError ? undefined : id,
-      token,
-    );
-    if (!found) throw notFound(NOT_FOUND);
-    return found;
-  }
+  const linked = (request: FastifyRequest, id: unknown, token: unknown) =>
+    linkedPledge(db, email, request, id, token);
 
   // The donor's status page data: only with the link's token.
   app.get(

@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config';
 import type { Database, DbOrTx } from '../../db/client';
 import { AttemptLimit } from '../../lib/attempt-limit';
 import { clientKey } from '../../lib/client-key';
+import { notFound } from '../../lib/http-error';
 import { siteBaseUrl } from '../../lib/site-url';
 import * as adminRepo from '../admin/repo';
 import { audited } from '../audit/repo';
@@ -167,6 +168,31 @@ async function pledgeForLink(db: DbOrTx, id: unknown, token: unknown) {
  * pledgeForLink for a request, within the client's limit of wrong links:
  * counted before the lookup, given back when the link is right.
  */
+/** What a wrong or unknown status link answers, on every route that takes one. */
+export const PLEDGE_NOT_FOUND = 'Pledge not found';
+
+/**
+ * The pledge behind a donor's status link in a request (its id unless the route's own validation
+ * failed, and its token), or a 404 that says no more: the one check of every status-link route.
+ */
+export async function linkedPledge(
+  db: DbOrTx,
+  email: Pick<EmailService, 'statusLimit'>,
+  request: FastifyRequest,
+  id: unknown,
+  token: unknown,
+) {
+  const found = await pledgeForRequest(
+    db,
+    email,
+    request,
+    request.validationError ? undefined : id,
+    token,
+  );
+  if (!found) throw notFound(PLEDGE_NOT_FOUND);
+  return found;
+}
+
 export async function pledgeForRequest(
   db: DbOrTx,
   email: Pick<EmailService, 'statusLimit'>,

@@ -11,13 +11,11 @@ import {
   retentionStatusSchema,
 } from '@shared/schemas/privacy';
 import type { AppContext } from '../../context';
-import { notFound } from '../../lib/http-error';
-import { pledgeForRequest } from '../email/service';
+import { linkedPledge } from '../email/service';
 import { privacyPage } from './page';
 import * as repo from './repo';
 import { anonymiseIfDue, anonymiseOn, eraseEmail, erasePledges, exportDonorData } from './service';
 
-const NOT_FOUND = 'Pledge not found';
 const linkParams = z.object({ id: z.string() });
 /** The retention rule is checked hourly; it acts once, on its day (the clock is config.now()). */
 const RETENTION_CHECK_MS = 60 * 60 * 1000;
@@ -34,17 +32,8 @@ export async function privacyRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, config, email, snapshot } = ctx;
 
-  async function linked(request: FastifyRequest, id: unknown, token: unknown) {
-    const found = await pledgeForRequest(
-      db,
-      email,
-      request,
-      request.validationError ? undefined : id,
-      token,
-    );
-    if (!found) throw notFound(NOT_FOUND);
-    return found;
-  }
+  const linked = (request: FastifyRequest, id: unknown, token: unknown) =>
+    linkedPledge(db, email, request, id, token);
 
   // "Download my data": the pledge, its e-mails, consent and status history, as a JSON file.
   app.get(
