@@ -72,14 +72,12 @@ export async function enqueue(
   kind: OutboxKind,
   opts: { step?: number; at?: Date } = {},
 ): Promise<void> {
-  await db
-    .insert(outbox)
-    .values({
-      pledgeId,
-      kind,
-      step: opts.step ?? null,
-      ...(opts.at ? { createdAt: opts.at } : {}),
-    });
+  await db.insert(outbox).values({
+    pledgeId,
+    kind,
+    step: opts.step ?? null,
+    ...(opts.at ? { createdAt: opts.at } : {}),
+  });
 }
 
 /**
