@@ -6,11 +6,10 @@ import {
   paymentAccountText,
   paymentNote,
   questionsNote,
-  type PaymentAccount,
 } from '@shared/payment-text';
 import {
+  accountSection,
   button,
-  detailsTable,
   greetingName,
   html,
   page,
@@ -39,14 +38,6 @@ export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): R
   const accounts = paymentAccounts(campaign, pledge.currency);
   const note = paymentNote(campaign, reference);
   const confirmation = confirmationNote(campaign);
-  const htmlAccount = (a: PaymentAccount) =>
-    a.intermediary
-      ? html`<h2 style="font-size:18px;margin:24px 0 4px;">${a.title}</h2>
-          ${detailsTable(a.rows)}
-          <h3 style="font-size:15px;margin:8px 0 4px;">${a.intermediary.title}</h3>
-          ${detailsTable(a.intermediary.rows)}`
-      : html`<h2 style="font-size:18px;margin:24px 0 4px;">${a.title}</h2>
-          ${detailsTable(a.rows)}`;
 
   const text = [
     `Dear ${greetingName(pledge.name)},`,
@@ -79,7 +70,7 @@ export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): R
     ${reference ? html`<p style="background:#fef3c7;border:1px solid #f59e0b;border-radius:8px;padding:12px;">Your payment reference is <strong style="font-size:18px;">${reference}</strong>. Please put it in the payment note of your transfer so that we can match your payment to your pledge.</p>` : null}
     <p>To complete your donation, please send a bank transfer using the details below.</p>
     <p><strong>${toTransfer}</strong></p>
-    ${htmlAccount(accounts[0]!)} ${htmlAccount(accounts[1]!)}
+    ${accountSection(accounts[0]!)} ${accountSection(accounts[1]!)}
     <p>${note}</p>
     ${confirmation ? html`<p>${confirmation}</p>` : null}
     <p>${questionsNote(campaign)}</p>

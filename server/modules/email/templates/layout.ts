@@ -1,3 +1,4 @@
+import type { PaymentAccount } from '@shared/payment-text';
 import type { Campaign } from '@shared/schemas/campaign';
 import type { Currency } from '@shared/constants';
 import { escapeHtml } from '../../../lib/html';
@@ -115,6 +116,17 @@ export function detailsTable(rows: [string, string][]): Html {
         </tr> `,
     )}
   </table>`;
+}
+
+/** A bank account's details in an e-mail: its rows, and its intermediary bank's if it has one. */
+export function accountSection(a: PaymentAccount): Html {
+  const head = html`<h2 style="font-size:18px;margin:24px 0 4px;">${a.title}</h2>
+    ${detailsTable(a.rows)}`;
+  return a.intermediary
+    ? html`${head}
+        <h3 style="font-size:15px;margin:8px 0 4px;">${a.intermediary.title}</h3>
+        ${detailsTable(a.intermediary.rows)}`
+    : head;
 }
 
 export function button(href: string, label: string): Html {

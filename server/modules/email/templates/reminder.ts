@@ -5,9 +5,9 @@ import {
   paymentAccountText,
   paymentNote,
   questionsNote,
-  type PaymentAccount,
 } from '@shared/payment-text';
 import {
+  accountSection,
   button,
   detailsTable,
   formatDay,
@@ -57,14 +57,6 @@ export function reminderEmail({ campaign, pledge, statusUrl }: EmailData): Rende
   const intro = partPaid
     ? `Thank you for the part of your pledge that has arrived. ${owed} of the ${pledged} you pledged is still to come.`
     : `Thank you again for pledging ${pledged} to ${campaign.name}. We have not yet received your transfer; if you have sent it in the last few days, thank you, and please ignore this e-mail.`;
-  const htmlAccount = (a: PaymentAccount) =>
-    a.intermediary
-      ? html`<h2 style="font-size:18px;margin:24px 0 4px;">${a.title}</h2>
-          ${detailsTable(a.rows)}
-          <h3 style="font-size:15px;margin:8px 0 4px;">${a.intermediary.title}</h3>
-          ${detailsTable(a.intermediary.rows)}`
-      : html`<h2 style="font-size:18px;margin:24px 0 4px;">${a.title}</h2>
-          ${detailsTable(a.rows)}`;
 
   const text = [
     `Dear ${greetingName(pledge.name)},`,
@@ -96,7 +88,7 @@ export function reminderEmail({ campaign, pledge, statusUrl }: EmailData): Rende
     <p>${intro}</p>
     ${detailsTable(rows)}
     <p><strong>${toTransfer}</strong></p>
-    ${htmlAccount(account)}
+    ${accountSection(account)}
     <p>${note}</p>
     <p>${questionsNote(campaign)}</p>
     ${button(statusUrl, 'See your pledge status')}
