@@ -69,6 +69,8 @@ export const ADMIN_ROUTE_ROLES: Record<string, readonly AdminRole[]> = {
   'POST /api/admin/privacy/erase': MONEY,
 
   'POST /api/updates': CONTENT,
+  // How many addresses a notification would reach: asked by the post-update dialog.
+  'GET /api/admin/news/subscribers': CONTENT,
   'PATCH /api/updates/:id': CONTENT,
   'DELETE /api/updates/:id': CONTENT,
   'POST /api/objects/upload': CONTENT,

@@ -97,6 +97,14 @@ export const pledges = pgTable(
      */
     status: text('status', { enum: PLEDGE_STATUSES }).notNull().default('open'),
     statusChangedAt: timestamp('status_changed_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * "E-mail me when containers are delivered" (migration 0022): when the donor agreed and to which
+     * wording (shared/news.ts); null without consent. Unsubscribing clears it on every pledge of
+     * the address and sets news_withdrawn_at; erasure clears all three.
+     */
+    newsConsentAt: timestamp('news_consent_at', { withTimezone: true, mode: 'date' }),
+    newsConsentVersion: text('news_consent_version'),
+    newsWithdrawnAt: timestamp('news_withdrawn_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     check('pledges_status_known', sql`${t.status} IN ('open', 'cancelled', 'lapsed', 'released')`),
@@ -110,6 +118,9 @@ export const pledges = pgTable(
     // indexes for its search are in migration 0004 (only where pg_trgm exists).
     index('pledges_created_at_id_idx').on(t.createdAt, t.id),
     index('pledges_amount_created_at_id_idx').on(t.amount, t.createdAt, t.id),
+    index('pledges_news_consent_idx')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.newsConsentAt} is not null`),
     index('pledges_client_key_created_idx')
       .on(t.clientKey, t.createdAt)
       .where(sql`${t.clientKey} is not null`),
@@ -313,7 +324,13 @@ export const donorLinks = pgTable('donor_links', {
   donorSaysSentAt: timestamp('donor_says_sent_at', { withTimezone: true, mode: 'date' }),
 });
 
-export const OUTBOX_KINDS = ['instructions', 'receipt', 'reminder', 'team_invitation'] as const;
+export const OUTBOX_KINDS = [
+  'instructions',
+  'receipt',
+  'reminder',
+  'team_invitation',
+  'delivery_news',
+] as const;
 
 /**
  * Where each pledge stands in the reminder schedule (server/modules/reminders, migration 0019):
@@ -356,6 +373,8 @@ export const outbox = pgTable(
     failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
     /** A reminder's step in the schedule (1 = the first). */
     step: integer('step'),
+    /** The delivery update a delivery_news message tells about (migration 0022). */
+    updateId: uuid('update_id').references(() => deliveryUpdates.id, { onDelete: 'cascade' }),
   },
   (t) => [
     index('outbox_due_idx')
@@ -365,7 +384,7 @@ export const outbox = pgTable(
     index('outbox_created_idx').on(t.createdAt),
     check(
       'outbox_kind_known',
-      sql`${t.kind} in ('instructions', 'receipt', 'reminder', 'team_invitation')`,
+      sql`${t.kind} in ('instructions', 'receipt', 'reminder', 'team_invitation', 'delivery_news')`,
     ),
     check('outbox_one_subject', sql`(${t.pledgeId} is null) <> (${t.invitationId} is null)`),
   ],

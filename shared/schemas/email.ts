@@ -30,6 +30,8 @@ export const donorPledgeViewSchema = z.object({
   donorSaysSentAt: z.iso.datetime().nullable(),
   /** open, cancelled, lapsed or released (docs/decisions/019-reminders-and-lapse.md). */
   pledgeStatus: pledgeStatusSchema.optional(),
+  /** This pledge's consent to delivery news stands ("E-mail me when containers are delivered"). */
+  deliveryNews: z.boolean().optional(),
 });
 export type DonorPledgeView = z.infer<typeof donorPledgeViewSchema>;
 
@@ -45,12 +47,13 @@ export const EMAIL_KIND_LABELS = {
   instructions: 'Payment instructions',
   receipt: 'Receipt',
   reminder: 'Reminder',
+  delivery_news: 'Delivery news',
 } as const;
 
 /** One e-mail of a pledge, as the admin sees it. */
 const adminEmailMessageSchema = z.object({
   id: z.string(),
-  kind: z.enum(['instructions', 'receipt', 'reminder']),
+  kind: z.enum(['instructions', 'receipt', 'reminder', 'delivery_news']),
   status: z.enum(['sent', 'waiting', 'failed']),
   attempts: z.number().int(),
   lastError: z.string().nullable(),

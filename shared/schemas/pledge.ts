@@ -53,6 +53,11 @@ export const pledgeCreateSchema = z.object({
   amount: pledgeAmount,
   currency: currencySchema.default('USD'),
   isAnonymous: z.boolean({ error: 'isAnonymous must be true or false' }).default(false),
+  /**
+   * "E-mail me when containers are delivered" (shared/news.ts): the box starts unticked, and
+   * absent means no, so the body of a client that does not know it means what it always did.
+   */
+  deliveryNews: z.boolean({ error: 'deliveryNews must be true or false' }).optional(),
   /** Honeypot: a hidden field people never fill in, so naive bots give themselves away. */
   website: z.string().max(500).optional(),
 });

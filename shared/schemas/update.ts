@@ -53,6 +53,11 @@ export const updateCreateSchema = z.object({
   recipient: recipientSchema,
   containerCount: containerCountSchema,
   deliveryDate: deliveryDateSchema,
+  /**
+   * E-mail the update to the addresses that asked for delivery news (shared/news.ts). Absent
+   * means no: posting never mails anyone unless the admin chose to.
+   */
+  notifySubscribers: z.boolean({ error: 'notifySubscribers must be true or false' }).optional(),
 });
 export type UpdateCreate = z.infer<typeof updateCreateSchema>;
 
@@ -95,3 +100,9 @@ export const deliveryUpdateSchema = z.object({
   height: z.number().int().optional(),
 });
 export type DeliveryUpdate = z.infer<typeof deliveryUpdateSchema>;
+
+/** POST /api/updates answers the update and, when the admin chose to notify, how many were mailed. */
+export const postedUpdateSchema = deliveryUpdateSchema.extend({
+  notified: z.number().int().optional(),
+});
+export type PostedUpdate = z.infer<typeof postedUpdateSchema>;

@@ -311,6 +311,25 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: 'The retention rule: when personal data is anonymised',
     tag: 'pledges',
   },
+  'POST /api/pledges/{id}/news': {
+    summary: 'The donor subscribes to delivery news, or unsubscribes their address (needs the token)',
+    tag: 'donor status',
+    errors: [404, 429],
+  },
+  'GET /api/news/unsubscribe': {
+    summary: 'The unsubscribe link of delivery news: a page with a button (changes nothing)',
+    tag: 'e-mail',
+    errors: [404, 429],
+  },
+  'POST /api/news/unsubscribe': {
+    summary: 'Unsubscribe from delivery news in one click (RFC 8058; the link’s token, no session)',
+    tag: 'e-mail',
+    errors: [404, 429],
+  },
+  'GET /api/admin/news/subscribers': {
+    summary: 'How many addresses get delivery news (one e-mail per address)',
+    tag: 'updates',
+  },
   'GET /where-the-money-goes': {
     summary: 'Where the money goes: money received by week, deliveries, running totals',
     tag: 'pages',

@@ -84,6 +84,8 @@ const EXPECTED = [
   'GET /privacy',
   'GET /api/pledges/{id}/my-data',
   'POST /api/pledges/{id}/erase',
+  'POST /api/pledges/{id}/news',
+  'POST /api/news/unsubscribe',
   'POST /api/admin/privacy/erase',
   'GET /api/admin/privacy',
 ];

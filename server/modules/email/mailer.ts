@@ -11,6 +11,8 @@ interface OutgoingEmail {
   html: string;
   /** Stable per outbox row: a duplicate after a crash carries the same Message-ID. */
   messageId: string;
+  /** Extra headers (the delivery news' List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import {
   adminAccounts,
   adminInvitations,
+  deliveryUpdates,
   donorLinks,
   outbox,
   type OUTBOX_KINDS,
@@ -152,6 +153,8 @@ export interface DueMessage {
     email: string | null;
     role: string;
   } | null;
+  /** A delivery_news message's update; null when it is not one. */
+  update: typeof deliveryUpdates.$inferSelect | null;
 }
 
 /** Queues a team invitation's e-mail, in the invitation's own transaction. */
@@ -175,12 +178,14 @@ export async function nextDue(db: DbOrTx, limit: number, lock: boolean): Promise
       name: adminAccounts.name,
       email: adminAccounts.email,
       role: adminAccounts.role,
+      update: deliveryUpdates,
     })
     .from(outbox)
     .leftJoin(pledges, eq(pledges.id, outbox.pledgeId))
     .leftJoin(donorLinks, eq(donorLinks.pledgeId, outbox.pledgeId))
     .leftJoin(adminInvitations, eq(adminInvitations.id, outbox.invitationId))
     .leftJoin(adminAccounts, eq(adminAccounts.id, adminInvitations.accountId))
+    .leftJoin(deliveryUpdates, eq(deliveryUpdates.id, outbox.updateId))
     .where(
       and(
         isNull(outbox.sentAt),
@@ -199,6 +204,7 @@ export async function nextDue(db: DbOrTx, limit: number, lock: boolean): Promise
       r.invitationId && r.expiresAt && r.name && r.role
         ? { id: r.invitationId, expiresAt: r.expiresAt, name: r.name, email: r.email, role: r.role }
         : null,
+    update: r.update,
   }));
 }
 
@@ -230,13 +236,20 @@ export async function markFailedAttempt(
     .where(eq(outbox.id, id));
 }
 
-/** A reminder no longer needed when its turn came (paid, cancelled): kept, marked, not sent. */
-export async function markNotNeeded(db: DbOrTx, id: string) {
+/**
+ * A message no longer needed when its turn came (a reminder of a pledge paid or cancelled, news to
+ * an address that unsubscribed): kept, marked, not sent.
+ */
+export async function markNotNeeded(
+  db: DbOrTx,
+  id: string,
+  reason = 'Not sent: the pledge was paid or cancelled before it went',
+) {
   await db
     .update(outbox)
     .set({
       failedAt: sql`clock_timestamp()`,
-      lastError: 'Not sent: the pledge was paid or cancelled before it went',
+      lastError: reason,
     })
     .where(eq(outbox.id, id));
 }

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { NEWS_UNSUBSCRIBE_PATH } from '@shared/news';
 import { statusPagePath } from '@shared/pages';
 
 /**
@@ -29,6 +30,41 @@ export class StatusLinks {
   /** The set-password page of an invitation, absolute. */
   invitationUrl(invitationId: string): string {
     return `${this.baseUrl}/admin/join?t=${this.invitationToken(invitationId)}`;
+  }
+
+  /**
+   * The delivery news' unsubscribe token: the pledge the message went to and an HMAC of it under
+   * the same key, so it cannot be guessed and needs nothing stored. It unsubscribes that pledge's
+   * address (every pledge with it).
+   */
+  newsToken(pledgeId: string): string {
+    return `${pledgeId}.${this.newsMac(pledgeId)}`;
+  }
+
+  /** The pledge id a news token names, or undefined when it was not made here. */
+  newsPledgeId(token: unknown): string | undefined {
+    if (typeof token !== 'string') return undefined;
+    const m = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([\w-]{43})$/.exec(
+      token,
+    );
+    if (!m) return undefined;
+    const a = Buffer.from(this.newsMac(m[1]!));
+    const b = Buffer.from(m[2]!);
+    return a.length === b.length && timingSafeEqual(a, b) ? m[1] : undefined;
+  }
+
+  private newsMac(pledgeId: string): string {
+    return createHmac('sha256', this.key).update(`news-unsubscribe:${pledgeId}`).digest('base64url');
+  }
+
+  /** The List-Unsubscribe link: GET shows a page with a button, POST unsubscribes (RFC 8058). */
+  newsUnsubscribeUrl(pledgeId: string): string {
+    return `${this.baseUrl}${NEWS_UNSUBSCRIBE_PATH}?t=${this.newsToken(pledgeId)}`;
+  }
+
+  /** A page of the site, absolute (e-mails). */
+  siteUrl(path: string): string {
+    return this.baseUrl + path;
   }
 
   /** The site-relative link (the thank-you page) ... */

@@ -12,9 +12,11 @@ import { receiptEmail } from './templates/receipt';
 import { teamInvitationEmail } from './templates/team-invitation';
 import { ROLE_LABELS, type AdminRole } from '@shared/admin-roles';
 import { reminderEmail } from './templates/reminder';
+import { deliveryNewsEmail } from './templates/delivery-news';
+import { SERVER_PAGE_PATHS } from '@shared/pages';
 
 const TEMPLATES: Record<
-  Exclude<repo.OutboxKind, 'team_invitation'>,
+  Exclude<repo.OutboxKind, 'team_invitation' | 'delivery_news'>,
   (data: EmailData) => RenderedEmail
 > = {
   instructions: instructionsEmail,
@@ -152,12 +154,26 @@ export class EmailWorker {
       };
     }
     if (!pledge) return undefined;
+    if (message.kind === 'delivery_news') {
+      // Consent is read when the message goes, not when it was queued: an address that
+      // unsubscribed (or was erased) in between gets nothing.
+      if (!pledge.newsConsentAt || pledge.erasedAt || !due.update)
+        return { notNeeded: 'Not sent: the address unsubscribed before it went' };
+      const email = deliveryNewsEmail({
+        campaign,
+        name: pledge.name,
+        update: due.update,
+        ledgerUrl: links.siteUrl(SERVER_PAGE_PATHS.whereTheMoneyGoes),
+        unsubscribeUrl: links.newsUnsubscribeUrl(pledge.id),
+      });
+      return { to: pledge.email, email };
+    }
     if (!due.hasLink) await repo.ensureLink(db, pledge.id, hashToken(links.token(pledge.id)));
     // A reminder of a pledge paid or cancelled since it was queued is not sent.
     if (message.kind === 'reminder') {
       const state = paymentSummary(pledge).state;
       if (pledge.status !== 'open' || (state !== 'pending' && state !== 'part-paid'))
-        return 'not needed' as const;
+        return { notNeeded: undefined };
     }
     const email = TEMPLATES[message.kind]({
       campaign,
@@ -171,7 +187,8 @@ export class EmailWorker {
     const { mailer, log } = this.opts;
     const { message } = due;
     const rendered = await this.render(db, due);
-    if (rendered === 'not needed') return repo.markNotNeeded(db, message.id);
+    if (rendered && 'notNeeded' in rendered)
+      return repo.markNotNeeded(db, message.id, rendered.notNeeded);
     // Its pledge or invitation is gone (deleted in between): nothing to send.
     if (!rendered) return repo.markSent(db, message.id);
     const { to, email } = rendered;

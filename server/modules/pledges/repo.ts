@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { containersFor } from '@shared/containers';
 import { UNIT_PRICE_CENTS, type Currency } from '@shared/constants';
+import { NEWS_CONSENT_VERSION } from '@shared/news';
 import {
   DEFAULT_REFERENCE_PREFIX,
   parseReference,
@@ -31,6 +32,8 @@ export function newPledgeValues(input: PledgeCreate): typeof pledges.$inferInser
     currency: input.currency,
     containers: containersFor(input.amount, input.currency),
     isAnonymous: input.isAnonymous,
+    // The consent's time is the pledge's own (insertPledges); the version says which wording.
+    newsConsentVersion: input.deliveryNews ? NEWS_CONSENT_VERSION : null,
   };
 }
 
@@ -60,23 +63,25 @@ export async function insertPledges(
   const result = (await db.execute(sql`
     insert into pledges
       (name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at,
-       idempotency_key, idempotency_body_hash, client_key, reference)
+       idempotency_key, idempotency_body_hash, client_key, reference, news_consent_at, news_consent_version)
     select name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at,
-      coalesce(created_at, clock_timestamp()), idempotency_key, idempotency_body_hash, client_key,
-      ${reference}
-    from unnest(
+      at, idempotency_key, idempotency_body_hash, client_key, ${reference},
+      case when news_consent_version is not null then at end, news_consent_version
+    from (select *, coalesce(created_at, clock_timestamp()) as at from unnest(
       ${col((v) => v.name)}::text[], ${col((v) => v.email)}::text[], ${col((v) => v.amount)}::int[],
       ${col((v) => v.currency ?? 'USD')}::text[], ${col((v) => v.containers)}::bigint[],
       ${col((v) => v.isAnonymous ?? false)}::bool[], ${col((v) => v.isPaid ?? false)}::bool[],
       ${col((v) => iso(v.paymentConfirmedAt))}::timestamptz[], ${col((v) => iso(v.createdAt))}::timestamptz[],
       ${col((v) => v.idempotencyKey ?? null)}::text[],
-      ${col((v) => v.idempotencyBodyHash ?? null)}::text[], ${col((v) => v.clientKey ?? null)}::text[]
+      ${col((v) => v.idempotencyBodyHash ?? null)}::text[], ${col((v) => v.clientKey ?? null)}::text[],
+      ${col((v) => v.newsConsentVersion ?? null)}::text[]
     ) as t(name, email, amount, currency, containers, is_anonymous, is_paid, payment_confirmed_at, created_at,
-      idempotency_key, idempotency_body_hash, client_key)
-    returning id, created_at, reference, ${createdMicros} as created_micros`)) as unknown as {
+      idempotency_key, idempotency_body_hash, client_key, news_consent_version)) as t
+    returning id, created_at, reference, ${createdMicros} as created_micros, news_consent_at`)) as unknown as {
     rows: {
       id: string;
       created_at: string | Date;
+      news_consent_at: string | Date | null;
       reference: string;
       created_micros: number | string;
     }[];
@@ -106,6 +111,9 @@ export async function insertPledges(
       statusChangedAt: null,
       clientKey: v.clientKey ?? null,
       erasedAt: null,
+      newsConsentAt: r.news_consent_at === null ? null : new Date(r.news_consent_at),
+      newsConsentVersion: v.newsConsentVersion ?? null,
+      newsWithdrawnAt: null,
       createdMicros: Number(r.created_micros),
     };
   });

@@ -157,6 +157,7 @@ export function toDonorView(
     paymentConfirmedAt: admin.paymentConfirmedAt,
     donorSaysSentAt: link.donorSaysSentAt?.toISOString() ?? null,
     pledgeStatus: pledge.status,
+    deliveryNews: pledge.newsConsentAt !== null,
   };
 }
 

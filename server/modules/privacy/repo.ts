@@ -47,7 +47,15 @@ export async function erasePledges(db: DbOrTx, ids: string[], tag: string, now: 
   if (ids.length === 0) return [];
   const rows = await db
     .update(pledges)
-    .set({ name: ERASED_NAME, email: erasedEmail(tag), erasedAt: now })
+    // The delivery news' consent goes too: it names an address that is no longer kept.
+    .set({
+      name: ERASED_NAME,
+      email: erasedEmail(tag),
+      erasedAt: now,
+      newsConsentAt: null,
+      newsConsentVersion: null,
+      newsWithdrawnAt: null,
+    })
     .where(inArray(pledges.id, ids))
     .returning({ id: pledges.id, reference: pledges.reference });
   await db.delete(donorLinks).where(inArray(donorLinks.pledgeId, ids));

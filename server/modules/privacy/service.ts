@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { NEWS_CONSENT_LABEL } from '@shared/news';
 import { PAYMENT_STATE_LABEL } from '@shared/received';
 import type { Campaign } from '@shared/schemas/campaign';
 import type { Db, DbOrTx } from '../../db/client';
@@ -76,8 +77,13 @@ export async function exportDonorData(
     consent: {
       /** The notice in force when this was downloaded. */
       privacyNoticeVersion: noticeVersion,
-      /** Delivery news by e-mail is not offered yet: nothing is sent beyond the pledge's own e-mails. */
-      deliveryNews: false,
+      /** "E-mail me when containers are delivered": whether it stands, since when, which wording. */
+      deliveryNews: pledge.newsConsentAt !== null,
+      deliveryNewsConsentAt: pledge.newsConsentAt?.toISOString() ?? null,
+      deliveryNewsWording: pledge.newsConsentVersion
+        ? { version: pledge.newsConsentVersion, text: NEWS_CONSENT_LABEL }
+        : null,
+      deliveryNewsWithdrawnAt: pledge.newsWithdrawnAt?.toISOString() ?? null,
     },
     statusHistory: history,
   };

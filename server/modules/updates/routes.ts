@@ -5,6 +5,7 @@ import { deletedSchema, idParamsSchema } from '@shared/schemas/api';
 import {
   deliveryUpdateSchema,
   NO_CHANGES_MESSAGE,
+  postedUpdateSchema,
   updateCreateSchema,
   updateEditSchema,
   type UpdateEdit,
@@ -16,6 +17,7 @@ import { OBJECT_PATH_PREFIX } from '../../lib/object-path';
 import { siteOrigins } from '../../lib/site-url';
 import { ownObjectId, referencedImageIds } from '../uploads/signing';
 import { audited } from '../audit/repo';
+import * as newsRepo from '../news/repo';
 import * as repo from './repo';
 
 const NOT_FOUND = 'Delivery update not found';
@@ -56,26 +58,36 @@ export async function updateRoutes(fastify: FastifyInstance, ctx: AppContext) {
     '/api/updates',
     {
       config: { access: 'admin' },
-      schema: { body: updateCreateSchema, response: { 201: deliveryUpdateSchema } },
+      schema: { body: updateCreateSchema, response: { 201: postedUpdateSchema } },
     },
     async (request, reply) => {
-      const input = request.body;
+      const { notifySubscribers, ...input } = request.body;
       const size = await imageOf(request, input.imageUrl);
-      const row = await snapshot.write(() =>
+      const { created, notified } = await snapshot.write(() =>
         audited(db, request, async (tx) => {
           const created = await repo.insertUpdate(tx, { ...input, ...size });
+          // The news go out with the update or not at all: queued in its transaction.
+          const notified = notifySubscribers
+            ? await newsRepo.enqueueDeliveryNews(tx, created.id, config.now())
+            : undefined;
           return {
-            result: created,
+            result: { created, notified },
             audit: {
               action: 'update.create',
               targetType: 'update',
               targetId: created.id,
-              details: { after: repo.toDeliveryUpdate(created) },
+              details: {
+                after: repo.toDeliveryUpdate(created),
+                ...(notified === undefined ? {} : { notified }),
+              },
             },
           };
         }),
       );
-      return reply.code(201).send(repo.toDeliveryUpdate(row));
+      if (notified) ctx.email.worker.kick();
+      return reply
+        .code(201)
+        .send({ ...repo.toDeliveryUpdate(created), ...(notified === undefined ? {} : { notified }) });
     },
   );
 

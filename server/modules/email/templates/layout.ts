@@ -33,6 +33,8 @@ export interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (the delivery news' List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 /**
