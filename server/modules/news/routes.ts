@@ -13,7 +13,8 @@ import type { AppContext } from '../../context';
 import { clientKey } from '../../lib/client-key';
 import * as pledgeRepo from '../pledges/repo';
 import { toDonorView } from '../pledges/views';
-import { linkedPledge } from '../email/service';
+import { notFound } from '../../lib/http-error';
+import { PLEDGE_NOT_FOUND, pledgeForRequest } from '../email/service';
 import { unsubscribePage } from './page';
 import * as repo from './repo';
 
@@ -132,14 +133,18 @@ export async function newsRoutes(fastify: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const { pledge, link } = await linkedPledge(
+      // The link is checked first, whatever else the body holds (a wrong one is the one 404);
+      // linkedPledge would take any validation error for a wrong link.
+      const found = await pledgeForRequest(
         db,
         email,
         request,
         request.params?.id,
         request.body?.t,
       );
-      // The token was right but the rest of the body was not: say what.
+      if (!found) throw notFound(PLEDGE_NOT_FOUND);
+      const { pledge, link } = found;
+      // The link was right but the rest of the body was not: say what.
       if (request.validationError) throw request.validationError;
       const now = config.now();
       if (request.body.subscribe) await repo.subscribe(db, pledge.id, now, NEWS_CONSENT_VERSION);
