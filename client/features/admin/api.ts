@@ -31,7 +31,13 @@ import type {
   StatementImportList,
   StatementUndoResult,
 } from '@shared/schemas/statement';
-import type { DeliveryUpdate, UpdateCreate, UpdateEdit } from '@shared/schemas/update';
+import type { SubscriberCount } from '@shared/schemas/news';
+import type {
+  DeliveryUpdate,
+  PostedUpdate,
+  UpdateCreate,
+  UpdateEdit,
+} from '@shared/schemas/update';
 import { toast, type ToastInput } from '../../components/ui/toast-store';
 import { apiRequest, errorMessage, getJson, throwIfNotOk } from '../../lib/api-client';
 import { pledgeRelatedKeys, queryKeys, updatesQuery } from '../../lib/query-keys';
@@ -190,11 +196,29 @@ export function useUpdateProgress() {
 }
 
 export function usePostUpdate() {
-  return useAdminMutation<UpdateCreate, DeliveryUpdate>({
+  return useAdminMutation<UpdateCreate, PostedUpdate>({
     mutationFn: async (input) => (await apiRequest('POST', '/api/updates', input)).json(),
     invalidate: [queryKeys.updates],
-    success: TOASTS.updatePosted,
+    success: (posted) =>
+      posted.notified === undefined
+        ? TOASTS.updatePosted
+        : TOASTS.updatePostedAndMailed(posted.notified),
     fallback: TOASTS.postFailed,
+  });
+}
+
+const newsSubscribersKey = ['news-subscribers'] as const;
+
+/**
+ * How many addresses a notification would reach (one e-mail per address), read each time the
+ * post dialog opens, so the number next to the choice is today's.
+ */
+export function useNewsSubscribers(enabled: boolean) {
+  return useQuery({
+    queryKey: newsSubscribersKey,
+    queryFn: () => getJson<SubscriberCount>('/api/admin/news/subscribers'),
+    enabled,
+    refetchOnMount: 'always',
   });
 }
 

@@ -23,6 +23,10 @@ export const TOASTS = {
   exportFailedTitle: 'Export failed',
   exportFailed: 'Failed to export pledges',
   updatePosted: { title: 'Update posted', description: 'Your delivery update has been published.' },
+  updatePostedAndMailed: (n: number) => ({
+    title: 'Update posted',
+    description: `Your delivery update has been published. ${n === 1 ? '1 subscriber' : `${n.toLocaleString('en-US')} subscribers`} will get it by e-mail.`,
+  }),
   imageUploadedCreate: {
     title: 'Image uploaded',
     description: 'Now add a caption and publish your update',

@@ -68,3 +68,37 @@ export function useCancelPledge(id: string, token: string) {
       }),
   });
 }
+
+/**
+ * The delivery news choice: POST /api/pledges/{id}/news with the token. Subscribing is this
+ * pledge's consent, to today's wording; unsubscribing stops the news to its address.
+ */
+export function useNewsChoice(id: string, token: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (subscribe: boolean) =>
+      (await (
+        await apiRequest('POST', `/api/pledges/${encodeURIComponent(id)}/news`, {
+          t: token,
+          subscribe,
+        })
+      ).json()) as DonorPledgeView,
+    onSuccess: (view, subscribe) => {
+      queryClient.setQueryData(statusKey(id), view);
+      toast(
+        subscribe
+          ? {
+              title: 'Subscribed',
+              description: 'We will e-mail you when containers are delivered.',
+            }
+          : { title: 'Unsubscribed', description: 'We will not send you delivery news.' },
+      );
+    },
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: errorMessage(error, 'Could not save your choice. Please try again.'),
+        variant: 'destructive',
+      }),
+  });
+}

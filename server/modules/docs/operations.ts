@@ -312,7 +312,8 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: 'pledges',
   },
   'POST /api/pledges/{id}/news': {
-    summary: 'The donor subscribes to delivery news, or unsubscribes their address (needs the token)',
+    summary:
+      'The donor subscribes to delivery news, or unsubscribes their address (needs the token)',
     tag: 'donor status',
     errors: [404, 429],
   },

@@ -85,7 +85,9 @@ const EXPECTED = [
   'GET /api/pledges/{id}/my-data',
   'POST /api/pledges/{id}/erase',
   'POST /api/pledges/{id}/news',
+  'GET /api/news/unsubscribe',
   'POST /api/news/unsubscribe',
+  'GET /api/admin/news/subscribers',
   'POST /api/admin/privacy/erase',
   'GET /api/admin/privacy',
 ];
@@ -119,6 +121,8 @@ const OPEN_TO_ANYONE = [
   'POST /api/pledges/{id}/sent',
   'POST /api/pledges/{id}/cancel',
   'POST /api/pledges/{id}/erase',
+  'POST /api/pledges/{id}/news',
+  'POST /api/news/unsubscribe',
   'PUT /api/objects/uploads/{id}',
   'POST /api/team/invitation',
   'POST /api/team/password',

@@ -54,7 +54,9 @@ export class StatusLinks {
   }
 
   private newsMac(pledgeId: string): string {
-    return createHmac('sha256', this.key).update(`news-unsubscribe:${pledgeId}`).digest('base64url');
+    return createHmac('sha256', this.key)
+      .update(`news-unsubscribe:${pledgeId}`)
+      .digest('base64url');
   }
 
   /** The List-Unsubscribe link: GET shows a page with a button, POST unsubscribes (RFC 8058). */

@@ -283,8 +283,7 @@ describe('delivery news by consent', () => {
     smtp.refuse = true;
     try {
       const posted = await postUpdate(`Refused Shelter ${run}`, true);
-      const mine = async () =>
-        (await outboxOfUpdate(posted.id)).find((r) => r.pledge_id === c.id)!;
+      const mine = async () => (await outboxOfUpdate(posted.id)).find((r) => r.pledge_id === c.id)!;
       // Queued and refused once: it is waiting for its retry when the donor unsubscribes.
       await until(mine, (r) => r.attempts >= 1);
       const res = await t.request(`/api/pledges/${c.id}/news`, {

@@ -71,7 +71,9 @@ export async function newsRoutes(fastify: FastifyInstance, ctx: AppContext) {
       schema: {
         querystring: unsubscribeQuerySchema,
         response: {
-          200: htmlResponse('A page with an "Unsubscribe" button (opening the link changes nothing)'),
+          200: htmlResponse(
+            'A page with an "Unsubscribe" button (opening the link changes nothing)',
+          ),
           404: htmlResponse('The link is not valid'),
         },
       },
@@ -135,13 +137,7 @@ export async function newsRoutes(fastify: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       // The link is checked first, whatever else the body holds (a wrong one is the one 404);
       // linkedPledge would take any validation error for a wrong link.
-      const found = await pledgeForRequest(
-        db,
-        email,
-        request,
-        request.params?.id,
-        request.body?.t,
-      );
+      const found = await pledgeForRequest(db, email, request, request.params?.id, request.body?.t);
       if (!found) throw notFound(PLEDGE_NOT_FOUND);
       const { pledge, link } = found;
       // The link was right but the rest of the body was not: say what.

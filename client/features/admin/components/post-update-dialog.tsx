@@ -1,10 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
+import { notifySubscribersLabel } from '@shared/news';
 import { updateFormSchema } from '@shared/schemas/update';
 import { Button } from '../../../components/ui/button';
+import { Checkbox } from '../../../components/ui/checkbox';
+import { Label } from '../../../components/ui/label';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/toast-store';
-import { usePostUpdate } from '../api';
+import { useNewsSubscribers, usePostUpdate } from '../api';
 import { TOASTS } from '../messages';
 import { todayYmd, UpdateFormFields, type UpdateFormValues } from './update-form-fields';
 
@@ -30,11 +34,16 @@ export function PostUpdateDialog({
   });
   const post = usePostUpdate();
   const imageUrl = form.watch('imageUrl');
+  // An explicit choice each time, off by default: posting never mails anyone by itself.
+  const [notify, setNotify] = useState(false);
+  const subscribers = useNewsSubscribers(open).data?.count;
 
   const submit = form.handleSubmit((values) => {
-    post.mutate(updateFormSchema.parse(values), {
+    const input = updateFormSchema.parse(values);
+    post.mutate(notify ? { ...input, notifySubscribers: true } : input, {
       onSuccess: () => {
         form.reset(emptyForm());
+        setNotify(false);
         onOpenChange(false);
       },
     });
@@ -57,6 +66,26 @@ export function PostUpdateDialog({
               toast(TOASTS.imageUploadedCreate);
             }}
           />
+          <div className="mt-4 flex items-start gap-3">
+            <Checkbox
+              id="post-update-notify"
+              checked={notify}
+              disabled={!subscribers}
+              onCheckedChange={(v) => setNotify(v === true)}
+              aria-describedby="post-update-notify-hint"
+              className="mt-0.5"
+            />
+            <div className="grid gap-0.5">
+              <Label htmlFor="post-update-notify" className="font-medium">
+                {subscribers === undefined
+                  ? 'Notify subscribers by e-mail'
+                  : notifySubscribersLabel(subscribers)}
+              </Label>
+              <p id="post-update-notify-hint" className="text-xs text-ink-600">
+                One e-mail per address, only to donors who asked for delivery news.
+              </p>
+            </div>
+          </div>
           <DialogFooter>
             <Button variant="outline" onClick={() => onOpenChange(false)}>
               Cancel

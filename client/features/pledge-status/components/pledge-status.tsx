@@ -10,6 +10,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { useCancelPledge, useMarkSent } from '../api';
+import { DeliveryNewsChoice } from './delivery-news';
 
 /** The issue's words (issue 26): the button, the dialog's title and the confirm. */
 const CANT_COMPLETE = 'I can\u2019t complete this pledge';
@@ -180,6 +181,8 @@ export function PledgeStatus({
           <CancelPledge id={pledge.id} token={token} />
         ) : null}
       </Card>
+
+      <DeliveryNewsChoice id={pledge.id} token={token} subscribed={pledge.deliveryNews === true} />
 
       {extra}
 

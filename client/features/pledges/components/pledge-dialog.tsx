@@ -11,6 +11,7 @@ import {
 } from '@shared/constants';
 import { goalOrDefault, pledgeEstimate, UNIT_PRICE_TEXT } from '@shared/containers';
 import { formatNumber } from '@shared/format';
+import { NEWS_CONSENT_LABEL } from '@shared/news';
 import {
   pledgeCreateSchema,
   type PledgeCreate,
@@ -55,6 +56,7 @@ const DEFAULTS: Partial<PledgeCreateInput> = {
   amount: undefined,
   currency: 'USD',
   isAnonymous: false,
+  deliveryNews: false,
   website: '',
 };
 
@@ -90,7 +92,10 @@ export default function PledgeDialog({
   const submitPledge = async ({ website, ...pledge }: PledgeCreate) => {
     try {
       // The honeypot travels only when something (a bot) filled it in.
-      const input = website ? { ...pledge, website } : pledge;
+      // Unticked news travels as no field at all: the body is the one it always was.
+      const { deliveryNews, ...rest } = pledge;
+      const base = deliveryNews ? { ...rest, deliveryNews } : rest;
+      const input = website ? { ...base, website } : base;
       // The same answers sent again (after a timeout on a poor link) reuse the key, so the server
       // answers with the pledge it may already have stored; changed answers are a new submission.
       const fingerprint = JSON.stringify(input);
@@ -231,6 +236,25 @@ export default function PledgeDialog({
             </Label>
           </div>
 
+          {/* Delivery news by consent: unticked until the donor ticks it, and sent only then. */}
+          <div className="flex items-center gap-3">
+            <Controller
+              control={control}
+              name="deliveryNews"
+              render={({ field }) => (
+                <Checkbox
+                  id="pledge-news"
+                  checked={field.value === true}
+                  onCheckedChange={(v) => field.onChange(v === true)}
+                  onBlur={field.onBlur}
+                />
+              )}
+            />
+            <Label htmlFor="pledge-news" className="font-medium">
+              {NEWS_CONSENT_LABEL}
+            </Label>
+          </div>
+
           {/* Honeypot (catches naive bots): invisible to people and skipped by the keyboard. */}
           <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
             <label>
@@ -269,7 +293,8 @@ export default function PledgeDialog({
           {/* Issue 28: what happens to the donor's name and e-mail, before they give them;
               after the buttons, so the keyboard reaches Submit first. */}
           <p className="text-xs text-ink-600">
-            We use your name and e-mail only for this pledge. See our{' '}
+            We use your name and e-mail only for this pledge (and delivery news if you tick the
+            box). See our{' '}
             <a
               href={SERVER_PAGE_PATHS.privacy}
               target="_blank"
