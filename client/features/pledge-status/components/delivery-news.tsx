@@ -16,27 +16,29 @@ export function DeliveryNewsChoice({
 }) {
   const choice = useNewsChoice(id, token);
   return (
-    <Card className="mt-6 p-5 sm:p-6" aria-labelledby="delivery-news-heading">
-      <h2
-        id="delivery-news-heading"
-        className="flex items-center gap-2 text-xl font-bold text-ink-900"
-      >
-        <Mail className="h-5 w-5 text-brand-700" aria-hidden="true" />
-        Delivery news
-      </h2>
-      <p className="mt-2 text-ink-700" role="status">
-        {subscribed
-          ? 'We e-mail you when containers are delivered. Every e-mail has an unsubscribe link.'
-          : 'We do not e-mail you about deliveries.'}
-      </p>
-      <Button
-        className="mt-4"
-        variant={subscribed ? 'outline' : 'default'}
-        disabled={choice.isPending}
-        onClick={() => choice.mutate(!subscribed)}
-      >
-        {subscribed ? 'Unsubscribe from delivery news' : NEWS_CONSENT_LABEL}
-      </Button>
-    </Card>
+    <section aria-labelledby="delivery-news-heading">
+      <Card className="mt-6 p-5 sm:p-6">
+        <h2
+          id="delivery-news-heading"
+          className="flex items-center gap-2 text-xl font-bold text-ink-900"
+        >
+          <Mail className="h-5 w-5 text-brand-700" aria-hidden="true" />
+          Delivery news
+        </h2>
+        <p className="mt-2 text-ink-700" role="status">
+          {subscribed
+            ? 'We e-mail you when containers are delivered. Every e-mail has an unsubscribe link.'
+            : 'We do not e-mail you about deliveries.'}
+        </p>
+        <Button
+          className="mt-4"
+          variant={subscribed ? 'outline' : 'default'}
+          disabled={choice.isPending}
+          onClick={() => choice.mutate(!subscribed)}
+        >
+          {subscribed ? 'Unsubscribe from delivery news' : NEWS_CONSENT_LABEL}
+        </Button>
+      </Card>
+    </section>
   );
 }
