@@ -26,7 +26,8 @@ export function deliveryNewsEmail(d: DeliveryNewsData): RenderedEmail {
   // Noon in Jamaica: the calendar day is the same in every time zone the reader may be in.
   const day = formatDay(new Date(`${update.deliveryDate}T12:00:00-05:00`));
   const subject = `Delivered: ${containers} ${noun} to ${update.recipient}`;
-  const delivered = `${containers} ${noun} were delivered to ${update.recipient} on ${day}.`;
+  const verb = update.containerCount === 1 ? 'was' : 'were';
+  const delivered = `${containers} ${noun} ${verb} delivered to ${update.recipient} on ${day}.`;
   const why = `You get this e-mail because you ticked “${NEWS_CONSENT_LABEL}” when you pledged to ${campaign.name}.`;
 
   const text = [
