@@ -76,6 +76,14 @@ describe('PledgeDialog estimate', () => {
     expect(screen.getByLabelText('Full Name').getAttribute('aria-invalid')).toBe('true');
   });
 
+  it('offers delivery news with a labelled box that starts unticked and ticks', async () => {
+    const user = renderDialog();
+    const box = screen.getByRole('checkbox', { name: 'E-mail me when containers are delivered' });
+    expect(box.getAttribute('aria-checked')).toBe('false');
+    await user.click(box);
+    expect(box.getAttribute('aria-checked')).toBe('true');
+  });
+
   it('has an integer-step amount with min 1 and a hidden honeypot out of the tab order', () => {
     renderDialog();
     const amount = screen.getByLabelText('Pledge Amount');
