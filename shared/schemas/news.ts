@@ -5,7 +5,6 @@ import { statusTokenSchema } from './email';
 export const newsChoiceSchema = statusTokenSchema.extend({
   subscribe: z.boolean({ error: 'subscribe must be true or false' }),
 });
-export type NewsChoice = z.infer<typeof newsChoiceSchema>;
 
 /** GET /api/admin/news/subscribers: how many addresses a notification would go to. */
 export const subscriberCountSchema = z.object({ count: z.number().int() });
@@ -18,6 +17,3 @@ export const UNSUBSCRIBE_LINK_INVALID =
 export const unsubscribeQuerySchema = z.object({
   t: z.string({ error: UNSUBSCRIBE_LINK_INVALID }).max(200, { error: UNSUBSCRIBE_LINK_INVALID }),
 });
-
-/** The one-click POST's JSON answer (a browser gets a page). */
-export const unsubscribedSchema = z.object({ unsubscribed: z.literal(true) });
