@@ -242,6 +242,11 @@ describe('a JMD pledge with the keyboard only, anonymous', () => {
     await page.keyboard.press('Tab'); // the anonymous checkbox (the honeypot is skipped)
     await page.keyboard.press('Space');
     expect(await dialog.getByLabel('Make my pledge anonymous').isChecked()).toBe(true);
+    await page.keyboard.press('Tab'); // the delivery news box: reached, and left unticked
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('pledge-news');
+    expect(await dialog.getByLabel('E-mail me when containers are delivered').isChecked()).toBe(
+      false,
+    );
     await page.keyboard.press('Tab');
     expect(await focusedName()).toBe('Cancel');
     await page.keyboard.press('Tab');
