@@ -34,9 +34,14 @@ export const ADMIN_ROUTE_ROLES: Record<string, readonly AdminRole[]> = {
   'POST /api/admin/team': OWNER,
   'PATCH /api/admin/team/:id': OWNER,
   'POST /api/admin/team/:id/invitation': OWNER,
+  'GET /api/admin/sessions': OWNER,
+  'DELETE /api/admin/team/:id/sessions': OWNER,
+  // Every account changes its own password (the owner's answer says where its password lives).
+  'POST /api/admin/password': ADMIN_ROLES,
   // Dashboard and activity
   'GET /api/admin/pledges': READ,
   'GET /api/admin/activity': READ,
+  'GET /api/admin/activity/people': READ,
   // Pledges and payments
   'GET /api/pledges/export': MONEY,
   'PUT /api/pledges/:id/confirm': MONEY,
