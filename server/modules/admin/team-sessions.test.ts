@@ -127,9 +127,7 @@ describe('reset links and the common-password list', () => {
 });
 
 describe('rate limits of the join page', () => {
-  test('one link is tried at most 5 times a minute, then 429 with Retry-After', async ({
-    app,
-  }) => {
+  test('one link is tried at most 5 times a minute, then 429 with Retry-After', async ({ app }) => {
     nextMinute();
     const owner = await app.login();
     const m = await createMember(app, 'viewer');
@@ -278,9 +276,9 @@ describe('the owner’s session list', () => {
     expect(await signedIn(app, tCookie)).toBe(false);
     expect(await signedIn(app, vCookie)).toBe(true);
     expect(await signedIn(app, owner)).toBe(true);
-    const after = (await (
-      await app.request('/api/admin/sessions', { cookie: owner })
-    ).json()) as { sessions: AdminSession[] };
+    const after = (await (await app.request('/api/admin/sessions', { cookie: owner })).json()) as {
+      sessions: AdminSession[];
+    };
     expect(after.sessions.some((s) => s.accountId === t.id)).toBe(false);
 
     const log = await app.request(`/api/admin/activity?limit=5`, { cookie: owner });
