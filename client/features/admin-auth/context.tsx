@@ -85,11 +85,31 @@ export function AdminAuthProvider({
   }, []);
 
   useEffect(() => {
-    // The page's embedded flag is shared by every admin (a cached page), so who is signed in, and
-    // their role, is asked of the server after hydration.
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the session is asked of the server once, after hydration; state changes when the answer arrives
-    if (initialAuthenticated !== false) void checkAuth();
+    if (initialAuthenticated === undefined) void checkAuth();
   }, [checkAuth, initialAuthenticated]);
+
+  useEffect(() => {
+    // The page's embedded flag is shared by every admin (a cached page), so who is signed in, and
+    // their role, is asked of the server after hydration. A failed request changes nothing: the
+    // next admin call's 401, if any, ends the session as before.
+    if (!initialAuthenticated) return;
+    let cancelled = false;
+    fetch('/api/admin/check', { credentials: 'include' })
+      .then(async (res) => {
+        const data = (await res.json()) as { isAuthenticated?: unknown; account?: AdminAccount };
+        if (cancelled) return;
+        if (data.isAuthenticated === true) setAccount(data.account ?? null);
+        else if (res.ok) {
+          setAuthenticated(false);
+          setAdminControls(false);
+        }
+      })
+      .catch((err: unknown) => console.warn('Could not read who is signed in', err));
+    return () => {
+      cancelled = true;
+    };
+  }, [initialAuthenticated]);
 
   const login = useCallback(
     async (password: string, email?: string) => {

@@ -8,9 +8,11 @@
 let loading: Promise<Set<string>> | undefined;
 
 function commonPasswords(): Promise<Set<string>> {
-  loading ??= import('@zxcvbn-ts/language-common').then(
-    ({ dictionary }) => new Set(dictionary['passwords-common'].map((p) => p.toLowerCase())),
-  );
+  loading ??= import('@zxcvbn-ts/language-common').then((mod) => {
+    // The package has no "exports" map: bundled, its CommonJS build arrives as `default`.
+    const { dictionary } = (mod as { default?: typeof mod }).default ?? mod;
+    return new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+  });
   return loading;
 }
 

@@ -1,0 +1,124 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { TEAM_MESSAGES } from '@shared/schemas/team';
+import { invitationToken } from '../support/team';
+import { screenshot, seedPledges } from './support/admin-api';
+import { dialog, waitForToast } from './support/admin-ui';
+import { loginThroughUi, seriousA11yViolations, useSite } from './support/browser';
+import type { RunningServer } from './support/server';
+
+/**
+ * Issue 27 in the browser: the owner invites a member in the Team tab (the link taken from the
+ * outbox's .eml), the member chooses a password on /admin/join and signs in with their e-mail; a
+ * viewer sees donors' e-mails masked, no Export and no payment buttons; axe stays clean.
+ */
+let server: RunningServer;
+let page: Page;
+let context: BrowserContext;
+
+useSite({}, (site) => {
+  ({ server, page, context } = site);
+});
+
+const EMAIL = 'vera.viewer@team.example.test';
+const PASSWORD = 'breadfruit-kite-harbour';
+const DONOR_EMAIL = 'marcia.donor@example.org';
+let token = '';
+
+describe('the owner’s Team tab and the join page', () => {
+  it('the owner invites a member in the Team tab', async () => {
+    await seedPledges(server.baseUrl, [{ name: 'Marcia Donor', email: DONOR_EMAIL, amount: 50 }]);
+    await loginThroughUi(page, server.baseUrl);
+    await expect
+      .poll(() => page.getByTestId('signed-in-as').textContent())
+      .toContain('Owner (Owner)');
+    await page.getByRole('tab', { name: 'Team' }).click();
+    const panel = page.getByRole('tabpanel');
+    await panel.getByRole('heading', { name: 'Team', exact: true }).waitFor();
+
+    const sent = Date.now() - 1000;
+    await panel.getByLabel('Name').fill('Vera Viewer');
+    await panel.getByLabel('E-mail').fill(EMAIL);
+    await panel.getByLabel('Role', { exact: true }).selectOption('viewer');
+    await panel.getByRole('button', { name: 'Send invitation' }).click();
+    await waitForToast(page, 'Invitation sent');
+    const row = panel.getByRole('row').filter({ hasText: EMAIL });
+    await row.getByText('Invited').waitFor();
+    await expect.poll(() => row.getByLabel('Role of Vera Viewer').inputValue()).toBe('viewer');
+    await panel.getByRole('heading', { name: 'Active sessions' }).waitFor();
+    await panel.getByText('(this device)').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'team-tab', { fullPage: true });
+
+    token = await invitationToken(server, EMAIL, sent);
+  });
+
+  it('the member chooses a password on the join page (a common one is refused)', async () => {
+    await context.clearCookies();
+    await page.goto(`${server.baseUrl}/admin/join?t=${token}`);
+    await page.getByRole('heading', { name: 'Welcome to the team' }).waitFor();
+    expect(await page.getByLabel('E-mail').inputValue()).toBe(EMAIL);
+    expect(await page.title()).toBe('Set your password');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'team-join');
+
+    await page.getByLabel('New password').fill('Password123456');
+    await page.getByLabel('Repeat the password').fill('Password123456');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText(TEAM_MESSAGES.passwordCommon).waitFor();
+
+    await page.getByLabel('New password').fill(PASSWORD);
+    await page.getByLabel('Repeat the password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('heading', { name: 'Your password is set' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // The link is used up: opened again, it says so.
+    await page.goto(`${server.baseUrl}/admin/join?t=${token}`);
+    await page.getByRole('heading', { name: 'This link no longer works' }).waitFor();
+    await page.getByText(TEAM_MESSAGES.linkInvalid).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('the viewer signs in and sees masked e-mails, no Export and no payment buttons', async () => {
+    await page.goto(`${server.baseUrl}/admin`);
+    const login = dialog(page, 'Admin Access');
+    await login.waitFor();
+    await login.getByLabel('E-mail (team members)').fill(EMAIL);
+    await login.getByLabel('Password').fill(PASSWORD);
+    await login.getByRole('button', { name: /Login/ }).click();
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    await expect
+      .poll(() => page.getByTestId('signed-in-as').textContent())
+      .toContain('Vera Viewer (Viewer)');
+    // The header says who is signed in too.
+    await page.getByRole('banner').getByText('Vera Viewer', { exact: true }).waitFor();
+
+    const donorRow = page.getByRole('row').filter({ hasText: 'Marcia Donor' });
+    await donorRow.waitFor();
+    expect(await donorRow.textContent()).toContain('m•••@example.org');
+    expect(await page.content()).not.toContain(DONOR_EMAIL);
+    expect(await page.getByRole('button', { name: 'Export CSV' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Mark Paid' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Delete pledge/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Post Update' }).count()).toBe(0);
+    expect(await page.getByRole('tab', { name: 'Team' }).count()).toBe(0);
+    expect(await page.getByRole('tab', { name: 'Activity' }).count()).toBe(1);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'team-viewer-dashboard', { fullPage: true });
+
+    // The Activity tab names who did what, and filters by person.
+    await page.getByRole('tab', { name: 'Activity' }).click();
+    const person = page.getByLabel('Filter by person');
+    await expect
+      .poll(async () => (await person.locator('option').allTextContents()).join('|'))
+      .toContain('Vera Viewer (Viewer)');
+    await person.selectOption({ label: 'Vera Viewer (Viewer)' });
+    const table = page.getByRole('table', { name: 'Admin activity, newest first' });
+    await table.getByRole('cell', { name: 'Set a password' }).waitFor();
+    await expect
+      .poll(async () => (await table.getByRole('row').allTextContents()).slice(1).join('\n'))
+      .not.toContain('Invited a team member');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+});
