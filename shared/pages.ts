@@ -23,7 +23,7 @@ export const SERVER_PAGE_PATHS = {
  * in PAGE_PATHS, because its answer keeps the token out of caches and referrers.
  */
 export const ADMIN_JOIN_PATH = '/admin/join';
-export const ADMIN_JOIN_TITLE = 'Set your password';
+const ADMIN_JOIN_TITLE = 'Set your password';
 
 /** The pages with a fixed address (the donor's status page has one per pledge). */
 export const APP_ROUTES: readonly string[] = Object.values(PAGE_PATHS);

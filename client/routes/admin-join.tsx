@@ -11,7 +11,7 @@ import { Skeleton } from '../components/ui/skeleton';
 import { ApiRequestError, apiRequest, errorMessage } from '../lib/api-client';
 import { Link, useSearchParam } from '../lib/navigation';
 
-export const JOIN_TEXT = {
+const JOIN_TEXT = {
   inviteHeading: 'Welcome to the team',
   resetHeading: 'Choose a new password',
   invalidHeading: 'This link no longer works',

@@ -88,7 +88,7 @@ export const changePasswordSchema = z.object({
 export type ChangePassword = z.infer<typeof changePasswordSchema>;
 
 /** One active admin session as the owner's list shows it (the address masked). */
-export const adminSessionSchema = z.object({
+const adminSessionSchema = z.object({
   /** A short handle for React lists; not the cookie or its hash. */
   key: z.string(),
   accountId: z.string(),

@@ -11,7 +11,7 @@ import { apiRequest, errorMessage, getJson } from '../../lib/api-client';
 import { useAdminAuth } from '../admin-auth';
 
 /** The Team tab's data: not pledge data, so its own keys. */
-export const teamKeys = {
+const teamKeys = {
   members: ['team', 'members'] as const,
   sessions: ['team', 'sessions'] as const,
   people: ['team', 'activity-people'] as const,
@@ -35,12 +35,11 @@ export function useSessions() {
 }
 
 /** Whom the Activity tab can filter by (anyone who reads the activity may ask). */
-export function useActivityPeople(enabled: boolean) {
+export function useActivityPeople() {
   return useQuery({
     queryKey: teamKeys.people,
     queryFn: async () =>
       (await getJson<{ people: ActivityPerson[] }>('/api/admin/activity/people')).people,
-    enabled,
   });
 }
 

@@ -10,7 +10,8 @@ let loading: Promise<Set<string>> | undefined;
 function commonPasswords(): Promise<Set<string>> {
   loading ??= import('@zxcvbn-ts/language-common').then((mod) => {
     // The package has no "exports" map: bundled, its CommonJS build arrives as `default`.
-    const { dictionary } = (mod as { default?: typeof mod }).default ?? mod;
+    const dictionary =
+      (mod.dictionary as typeof mod.dictionary | undefined) ?? mod.default.dictionary;
     return new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
   });
   return loading;

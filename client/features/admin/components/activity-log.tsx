@@ -62,7 +62,7 @@ export function ActivityLog() {
     return () => clearTimeout(t);
   }, [input]);
   const activity = useActivity(filter, actor);
-  const people = useActivityPeople(true);
+  const people = useActivityPeople();
   const items = activity.data?.items ?? [];
   return (
     <section aria-labelledby="activity-heading" className="grid gap-4">

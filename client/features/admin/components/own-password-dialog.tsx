@@ -8,7 +8,7 @@ import { toast } from '../../../components/ui/toast-store';
 import { errorMessage } from '../../../lib/api-client';
 import { useChangeOwnPassword } from '../team-api';
 
-export const PASSWORDS_DIFFER = 'The two new passwords are not the same';
+const PASSWORDS_DIFFER = 'The two new passwords are not the same';
 
 /**
  * A member changes their own password: the current one, then the new one twice. The server checks
