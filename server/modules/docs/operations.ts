@@ -308,6 +308,10 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /': { summary: 'The home page', tag: 'pages' },
   'GET /payment-instructions': { summary: 'The payment instructions page', tag: 'pages' },
   'GET /admin': { summary: 'The admin dashboard', tag: 'pages' },
+  'GET /admin/join': {
+    summary: 'A team member’s invitation or reset link: choose a password',
+    tag: 'pages',
+  },
   'GET /pledge/{id}': { summary: 'The donor’s status page', tag: 'pages' },
   'GET /privacy': { summary: 'The privacy notice', tag: 'pages' },
   'GET /api/pledges/{id}/my-data': {

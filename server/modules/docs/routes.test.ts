@@ -83,6 +83,7 @@ const EXPECTED = [
   'GET /',
   'GET /payment-instructions',
   'GET /admin',
+  'GET /admin/join',
   'GET /pledge/{id}',
   'GET /where-the-money-goes',
   'GET /privacy',
