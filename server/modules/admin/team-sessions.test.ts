@@ -1,3 +1,6 @@
+import { simpleParser } from 'mailparser';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { AuditPage } from '@shared/schemas/audit';
 import {
   TEAM_MESSAGES,
@@ -28,6 +31,18 @@ async function signedIn(app: TestApp, cookie: string): Promise<boolean> {
   return ((await res.json()) as { isAuthenticated: boolean }).isAuthenticated;
 }
 
+/** The subjects of the outbox's .eml files to one address. */
+async function subjectsTo(app: TestApp, email: string): Promise<string[]> {
+  const dir = path.join(app.dataDir, 'outbox');
+  const out: string[] = [];
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.eml'))) {
+    const parsed = await simpleParser(readFileSync(path.join(dir, f)));
+    const to = [parsed.to ?? []].flat().flatMap((a) => a.value.map((v) => v.address));
+    if (to.includes(email)) out.push(parsed.subject ?? '');
+  }
+  return out;
+}
+
 /** A reset link for an existing member, sent by the owner and read from the outbox. */
 async function resetLink(app: TestApp, owner: string, id: string, email: string) {
   const sent = Date.now() - 1;
@@ -52,6 +67,10 @@ describe('reset links and the common-password list', () => {
     const before = await m.login();
     const token = await resetLink(app, owner, m.id, m.email);
 
+    // The e-mail says what it is: a reset, not an invitation.
+    expect(await subjectsTo(app, m.email)).toEqual([
+      expect.stringMatching(/^Reset your password for the .+ admin$/),
+    ]);
     const peek = await app.request('/api/team/invitation', { method: 'POST', json: { token } });
     expect((await peek.json()) as InvitationInfo).toEqual({
       name: m.name,

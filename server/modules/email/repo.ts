@@ -151,6 +151,8 @@ export interface DueMessage {
     name: string;
     email: string | null;
     role: string;
+    /** A password reset: the account already has a password. */
+    reset: boolean;
   } | null;
 }
 
@@ -175,6 +177,7 @@ export async function nextDue(db: DbOrTx, limit: number, lock: boolean): Promise
       name: adminAccounts.name,
       email: adminAccounts.email,
       role: adminAccounts.role,
+      reset: sql<boolean>`${adminAccounts.passwordHash} is not null`,
     })
     .from(outbox)
     .leftJoin(pledges, eq(pledges.id, outbox.pledgeId))
@@ -197,7 +200,14 @@ export async function nextDue(db: DbOrTx, limit: number, lock: boolean): Promise
     hasLink: r.linked !== null,
     invitation:
       r.invitationId && r.expiresAt && r.name && r.role
-        ? { id: r.invitationId, expiresAt: r.expiresAt, name: r.name, email: r.email, role: r.role }
+        ? {
+            id: r.invitationId,
+            expiresAt: r.expiresAt,
+            name: r.name,
+            email: r.email,
+            role: r.role,
+            reset: Boolean(r.reset),
+          }
         : null,
   }));
 }
