@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { TEAM_MESSAGES } from '@shared/schemas/team';
 import { invitationToken } from '../support/team';
-import { screenshot, seedPledges } from './support/admin-api';
+import { adminCookie, screenshot, seedPledges } from './support/admin-api';
 import { dialog, waitForToast } from './support/admin-ui';
 import { loginThroughUi, seriousA11yViolations, useSite } from './support/browser';
 import type { RunningServer } from './support/server';
@@ -41,13 +41,15 @@ describe('the owner’s Team tab and the join page', () => {
     await panel.getByLabel('E-mail').fill(EMAIL);
     await panel.getByLabel('Role', { exact: true }).selectOption('viewer');
     await panel.getByRole('button', { name: 'Send invitation' }).click();
-    await waitForToast(page, 'Invitation sent');
+    const toast = await waitForToast(page, 'Invitation sent');
     const row = panel.getByRole('row').filter({ hasText: EMAIL });
     await row.getByText('Invited').waitFor();
     await expect.poll(() => row.getByLabel('Role of Vera Viewer').inputValue()).toBe('viewer');
     await panel.getByRole('heading', { name: 'Active sessions' }).waitFor();
     await panel.getByText('(this device)').waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await toast.getByRole('button', { name: 'Dismiss notification' }).click();
+    await toast.waitFor({ state: 'detached' });
     await screenshot(page, 'team-tab', { fullPage: true });
 
     token = await invitationToken(server, EMAIL, sent);
@@ -120,5 +122,50 @@ describe('the owner’s Team tab and the join page', () => {
       .poll(async () => (await table.getByRole('row').allTextContents()).slice(1).join('\n'))
       .not.toContain('Invited a team member');
     expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('an editor sees delivery updates and progress, and never asks for the pledge list', async () => {
+    const editor = 'eddie.editor@team.example.test';
+    const sent = Date.now() - 1000;
+    const invited = await fetch(`${server.baseUrl}/api/admin/team`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: await adminCookie(server.baseUrl) },
+      body: JSON.stringify({ name: 'Eddie Editor', email: editor, role: 'editor' }),
+    });
+    expect(invited.status).toBe(201);
+    const link = await invitationToken(server, editor, sent);
+    const set = await fetch(`${server.baseUrl}/api/team/password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: link, password: PASSWORD }),
+    });
+    expect(set.status).toBe(200);
+
+    await context.clearCookies();
+    const refused: string[] = [];
+    const onResponse = (res: { status(): number; url(): string }) => {
+      if (res.status() === 403) refused.push(res.url());
+    };
+    page.on('response', onResponse);
+    try {
+      await page.goto(`${server.baseUrl}/admin`);
+      const login = dialog(page, 'Admin Access');
+      await login.getByLabel('E-mail (team members)').fill(editor);
+      await login.getByLabel('Password').fill(PASSWORD);
+      await login.getByRole('button', { name: /Login/ }).click();
+      await expect
+        .poll(() => page.getByTestId('signed-in-as').textContent())
+        .toContain('Eddie Editor (Editor)');
+      await page.getByRole('button', { name: 'Post Update' }).waitFor();
+      await page.getByRole('button', { name: 'Adjust Progress' }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Pledge Management' }).count()).toBe(0);
+      expect(await page.getByRole('tab', { name: 'Activity' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Export CSV' }).count()).toBe(0);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      // Nothing the page asked for was refused: it asks only for what the role may read.
+      expect(refused).toEqual([]);
+    } finally {
+      page.off('response', onResponse);
+    }
   });
 });
