@@ -110,7 +110,8 @@ export function AdminDashboard() {
   return (
     <div className="mx-auto grid max-w-6xl gap-8 px-4 py-8 sm:px-6">
       <header className="flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
-        <div>
+        {/* The title keeps its line; the owner's six buttons wrap beside it instead. */}
+        <div className="lg:min-w-80">
           <h1 className="text-3xl font-bold text-ink-900">Admin Dashboard</h1>
           <p className="mt-1 text-ink-700">
             Confirm payments, manage pledges and post delivery updates.
@@ -120,7 +121,7 @@ export function AdminDashboard() {
             {ROLE_LABELS[account.role]})
           </p>
         </div>
-        <div className="flex flex-wrap gap-2 lg:shrink-0 lg:justify-end">
+        <div className="flex flex-wrap gap-2 lg:justify-end">
           {may('PUT', '/api/progress') ? (
             <Button variant="outline" onClick={() => setProgressOpen(true)}>
               <SlidersHorizontal className="h-4 w-4" aria-hidden="true" />
