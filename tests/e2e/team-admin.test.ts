@@ -22,6 +22,7 @@ useSite({}, (site) => {
 
 const EMAIL = 'vera.viewer@team.example.test';
 const PASSWORD = 'breadfruit-kite-harbour';
+const NEW_PASSWORD = 'ackee-lantern-ridge-road';
 const DONOR_EMAIL = 'marcia.donor@example.org';
 let token = '';
 
@@ -122,6 +123,24 @@ describe('the owner’s Team tab and the join page', () => {
       .poll(async () => (await table.getByRole('row').allTextContents()).slice(1).join('\n'))
       .not.toContain('Invited a team member');
     expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // The member changes their own password: current first, the new one twice.
+    await page.getByRole('button', { name: 'Change password' }).click();
+    const change = dialog(page, 'Change your password');
+    await change.getByLabel('Current password').fill(PASSWORD);
+    await change.getByLabel('New password', { exact: true }).fill('iloveyou123456');
+    await change.getByLabel('Repeat the new password').fill('iloveyou123456');
+    await change.getByRole('button', { name: 'Change password' }).click();
+    await change.getByText(TEAM_MESSAGES.passwordCommon).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await change.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await change.getByLabel('Repeat the new password').fill(NEW_PASSWORD);
+    await change.getByRole('button', { name: 'Change password' }).click();
+    await waitForToast(page, 'Password changed');
+    await change.waitFor({ state: 'detached' });
+    await expect
+      .poll(() => page.getByTestId('signed-in-as').textContent())
+      .toContain('Vera Viewer (Viewer)');
   });
 
   it('an editor sees delivery updates and progress, and never asks for the pledge list', async () => {
