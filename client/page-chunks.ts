@@ -1,4 +1,4 @@
-import { PAGE_PATHS, STATUS_PAGE_PREFIX } from '@shared/pages';
+import { ADMIN_JOIN_PATH, PAGE_PATHS, STATUS_PAGE_PREFIX } from '@shared/pages';
 import { lazyPreloaded } from './lib/lazy-preloaded';
 
 /**
@@ -9,6 +9,11 @@ import { lazyPreloaded } from './lib/lazy-preloaded';
  */
 export const paymentPageChunk = lazyPreloaded(() =>
   import('./routes/payment-instructions').then((m) => ({ default: m.PaymentInstructionsPage })),
+);
+
+/** A team member's set-password page: only people holding a link ever load it. */
+export const joinPageChunk = lazyPreloaded(() =>
+  import('./routes/admin-join').then((m) => ({ default: m.AdminJoinPage })),
 );
 
 export const statusPageChunk = lazyPreloaded(() =>
@@ -25,7 +30,9 @@ export function preloadPageChunk(pathname: string): Promise<unknown> {
       ? paymentPageChunk.preload()
       : pathname.startsWith(STATUS_PAGE_PREFIX)
         ? statusPageChunk.preload()
-        : undefined;
+        : pathname === ADMIN_JOIN_PATH
+          ? joinPageChunk.preload()
+          : undefined;
   // A failed preload is not fatal: the lazy component retries and shows its fallback.
   return load?.catch(() => undefined) ?? Promise.resolve();
 }

@@ -1,17 +1,18 @@
 import { Suspense, useEffect } from 'react';
-import { PAGE_PATHS, routeTitle, STATUS_PATH } from '@shared/pages';
+import { ADMIN_JOIN_PATH, PAGE_PATHS, routeTitle, STATUS_PATH } from '@shared/pages';
 import { adminPageChunk } from './admin-chunks';
 import { AppLayout } from './layout/app-layout';
 import { Skeleton } from './components/ui/skeleton';
 import { usePathname } from './lib/navigation';
 import { useCampaign } from './features/campaign/use-campaign';
-import { paymentPageChunk, statusPageChunk } from './page-chunks';
+import { joinPageChunk, paymentPageChunk, statusPageChunk } from './page-chunks';
 import { HomePage } from './routes/home';
 import { NotFoundPage } from './routes/not-found';
 
 const AdminPage = adminPageChunk.Component;
 const PaymentInstructionsPage = paymentPageChunk.Component;
 const PledgeStatusPage = statusPageChunk.Component;
+const AdminJoinPage = joinPageChunk.Component;
 
 const pageFallback = (
   <div className="mx-auto max-w-3xl px-4 py-14" aria-busy="true">
@@ -58,6 +59,12 @@ export function AppRouter({ notFoundPath }: { notFoundPath?: string }) {
     page = (
       <Suspense fallback={pageFallback}>
         <PledgeStatusPage key={statusId} id={statusId} />
+      </Suspense>
+    );
+  else if (pathname === ADMIN_JOIN_PATH && !forcedNotFound)
+    page = (
+      <Suspense fallback={pageFallback}>
+        <AdminJoinPage />
       </Suspense>
     );
   else if (pathname === PAGE_PATHS.admin)

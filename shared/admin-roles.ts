@@ -9,6 +9,16 @@ export const ADMIN_ROLES = ['owner', 'treasurer', 'editor', 'viewer'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
 /** The roles the owner may give a member (the owner is the ADMIN_PASSWORD account). */
 export const MEMBER_ROLES = ['treasurer', 'editor', 'viewer'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** What each role is for, in the Team tab's words. */
+export const ROLE_DESCRIPTIONS: Record<AdminRole, string> = {
+  owner: 'Everything, plus the team, campaign-wide settings, backups and signing anyone out',
+  treasurer:
+    'Pledges (confirm, record payment, statements, edit, delete, export), e-mails, activity',
+  editor: 'Delivery updates and the manual progress adjustment',
+  viewer: 'The dashboard, reports and activity, with donors’ e-mails masked and no export',
+};
 
 export const ROLE_LABELS: Record<AdminRole, string> = {
   owner: 'Owner',
@@ -34,9 +44,14 @@ export const ADMIN_ROUTE_ROLES: Record<string, readonly AdminRole[]> = {
   'POST /api/admin/team': OWNER,
   'PATCH /api/admin/team/:id': OWNER,
   'POST /api/admin/team/:id/invitation': OWNER,
+  'GET /api/admin/sessions': OWNER,
+  'DELETE /api/admin/team/:id/sessions': OWNER,
+  // Every account changes its own password (the owner's answer says where its password lives).
+  'POST /api/admin/password': ADMIN_ROLES,
   // Dashboard and activity
   'GET /api/admin/pledges': READ,
   'GET /api/admin/activity': READ,
+  'GET /api/admin/activity/people': READ,
   // Pledges and payments
   'GET /api/pledges/export': MONEY,
   'PUT /api/pledges/:id/confirm': MONEY,

@@ -18,6 +18,13 @@ export const SERVER_PAGE_PATHS = {
   privacy: '/privacy',
 } as const;
 
+/**
+ * A team member's invitation or reset link, /admin/join?t={token} (issue 27): its own route, not
+ * in PAGE_PATHS, because its answer keeps the token out of caches and referrers.
+ */
+export const ADMIN_JOIN_PATH = '/admin/join';
+const ADMIN_JOIN_TITLE = 'Set your password';
+
 /** The pages with a fixed address (the donor's status page has one per pledge). */
 export const APP_ROUTES: readonly string[] = Object.values(PAGE_PATHS);
 
@@ -53,5 +60,6 @@ export function routeTitle(
   if (notFound) return NOT_FOUND_TITLE;
   if (STATUS_PATH.test(pathname)) return STATUS_TITLE;
   if (pathname === PAGE_PATHS.home) return campaign.siteTitle;
+  if (pathname === ADMIN_JOIN_PATH) return ADMIN_JOIN_TITLE;
   return TITLES[pathname] ?? NOT_FOUND_TITLE;
 }

@@ -254,6 +254,8 @@ export const adminSessions = pgTable(
       .notNull()
       .defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** Where the session was opened (the owner's session list shows it masked). */
+    clientIp: text('client_ip'),
   },
   (t) => [
     index('admin_sessions_expires_idx').on(t.expiresAt),

@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = {
   'team.disable': 'Disabled a team member',
   'team.enable': 'Re-enabled a team member',
   'team.password_set': 'Set a password',
+  'team.password_changed': 'Changed own password',
+  'team.sessions.revoke': 'Signed out a team member',
   'pledge.confirm': 'Confirmed payment',
   'pledge.unconfirm': 'Un-confirmed payment',
   'pledge.edit': 'Edited pledge',

@@ -12,6 +12,12 @@ export const TEAM_MESSAGES = {
   emailTaken: 'A team member with this e-mail address exists',
   ownerFixed: 'The owner’s account is set by ADMIN_PASSWORD and cannot be changed here',
   memberNotFound: 'Team member not found',
+  passwordCommon:
+    'This password is on a list of common passwords that attackers try first. Choose another.',
+  currentPasswordWrong: 'Your current password is not correct',
+  samePassword: 'Choose a password different from your current one',
+  tooManyAttempts: 'Too many attempts. Please wait a minute and try again.',
+  ownerPassword: 'The owner’s password is set by ADMIN_PASSWORD on the server',
 } as const;
 
 const PASSWORD_MIN = 12;
@@ -57,5 +63,59 @@ const newPasswordSchema = z
   .min(PASSWORD_MIN, { error: TEAM_MESSAGES.passwordTooShort })
   .max(200, { error: TEAM_MESSAGES.passwordTooLong });
 
-export const invitationTokenSchema = z.object({ token: z.string().min(1).max(200) });
+export const invitationTokenSchema = z.object({
+  token: z.string({ error: TEAM_MESSAGES.linkInvalid }).min(1).max(200),
+});
 export const acceptInvitationSchema = invitationTokenSchema.extend({ password: newPasswordSchema });
+
+/** What the join page shows before the member chooses a password. */
+export const invitationInfoSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  /** A reset link (the account already has a password) rather than an invitation. */
+  reset: z.boolean(),
+});
+export type InvitationInfo = z.infer<typeof invitationInfoSchema>;
+
+/** A signed-in member changes their own password. */
+export const changePasswordSchema = z.object({
+  currentPassword: z
+    .string({ error: TEAM_MESSAGES.currentPasswordWrong })
+    .min(1, { error: TEAM_MESSAGES.currentPasswordWrong })
+    .max(200, { error: TEAM_MESSAGES.currentPasswordWrong }),
+  newPassword: newPasswordSchema,
+});
+export type ChangePassword = z.infer<typeof changePasswordSchema>;
+
+/** One active admin session as the owner's list shows it (the address masked). */
+const adminSessionSchema = z.object({
+  /** A short handle for React lists; not the cookie or its hash. */
+  key: z.string(),
+  accountId: z.string(),
+  name: z.string(),
+  role: z.enum(ADMIN_ROLES),
+  startedAt: z.iso.datetime(),
+  lastSeenAt: z.iso.datetime(),
+  clientIp: z.string().nullable(),
+  current: z.boolean(),
+});
+export type AdminSession = z.infer<typeof adminSessionSchema>;
+export const adminSessionListSchema = z.object({ sessions: z.array(adminSessionSchema) });
+
+/** The people the Activity tab can filter by. */
+export const activityPeopleSchema = z.object({
+  people: z.array(z.object({ id: z.string(), name: z.string(), role: z.enum(ADMIN_ROLES) })),
+});
+export type ActivityPerson = z.infer<typeof activityPeopleSchema>['people'][number];
+
+/** The address a session came from, enough to tell a home from a phone network, not to locate. */
+export function maskIp(ip: string | null): string | null {
+  if (!ip) return null;
+  const v4 = /^(?:::ffff:)?(\d+)\.(\d+)\.(\d+)\.\d+$/i.exec(ip);
+  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.x`;
+  if (ip.includes(':')) {
+    const groups = ip.split('::')[0]!.split(':').filter(Boolean).slice(0, 3);
+    return `${groups.join(':') || '0'}:…`;
+  }
+  return 'x';
+}

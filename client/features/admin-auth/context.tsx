@@ -8,13 +8,24 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { roleMay, type AdminRole } from '@shared/admin-roles';
 import { ADMIN_MESSAGES } from '@shared/schemas/admin-messages';
 import { toast } from '../../components/ui/toast-store';
 import { apiRequest, isUnauthorized } from '../../lib/api-client';
 import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
 
+/** Who is signed in (issue 27): the UI shows only what the role may use. */
+export interface AdminAccount {
+  name: string;
+  role: AdminRole;
+}
+
 export interface AdminAuth {
   isAuthenticated: boolean;
+  /** Null until the server has said who it is (a moment after the page loads signed in). */
+  account: AdminAccount | null;
+  /** Whether the signed-in role may call an admin route (shared/admin-roles.ts); false while unknown. */
+  may(method: string, route: string): boolean;
   /** The owner with the password alone; a team member with e-mail and password (issue 27). */
   login(password: string, email?: string): Promise<boolean>;
   logout(): Promise<void>;
@@ -33,16 +44,17 @@ export interface AdminAuth {
 
 const AdminAuthContext = createContext<AdminAuth | null>(null);
 
-async function fetchIsAuthenticated(): Promise<boolean> {
+async function fetchSession(): Promise<{ ok: boolean; account: AdminAccount | null }> {
   try {
     const res = await fetch('/api/admin/check', { credentials: 'include' });
-    if (!res.ok) return false;
-    const data = (await res.json()) as { isAuthenticated?: unknown };
-    return data.isAuthenticated === true;
+    if (!res.ok) return { ok: false, account: null };
+    const data = (await res.json()) as { isAuthenticated?: unknown; account?: AdminAccount };
+    const ok = data.isAuthenticated === true;
+    return { ok, account: ok ? (data.account ?? null) : null };
   } catch (err) {
     // Product rule: logged, the user is treated as not authenticated.
     console.error('Admin check failed', err);
-    return false;
+    return { ok: false, account: null };
   }
 }
 
@@ -62,10 +74,12 @@ export function AdminAuthProvider({
   const [isAuthenticated, setAuthenticated] = useState(initialAuthenticated ?? false);
   const [checked, setChecked] = useState(initialAuthenticated !== undefined);
   const [adminControls, setAdminControls] = useState(false);
+  const [account, setAccount] = useState<AdminAccount | null>(null);
 
   const checkAuth = useCallback(async () => {
-    const ok = await fetchIsAuthenticated();
+    const { ok, account: who } = await fetchSession();
     setAuthenticated(ok);
+    setAccount(who);
     if (!ok) setAdminControls(false);
     setChecked(true);
   }, []);
@@ -74,6 +88,28 @@ export function AdminAuthProvider({
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the session is asked of the server once, after hydration; state changes when the answer arrives
     if (initialAuthenticated === undefined) void checkAuth();
   }, [checkAuth, initialAuthenticated]);
+
+  useEffect(() => {
+    // The page's embedded flag is shared by every admin (a cached page), so who is signed in, and
+    // their role, is asked of the server after hydration. A failed request changes nothing: the
+    // next admin call's 401, if any, ends the session as before.
+    if (!initialAuthenticated) return;
+    let cancelled = false;
+    fetch('/api/admin/check', { credentials: 'include' })
+      .then(async (res) => {
+        const data = (await res.json()) as { isAuthenticated?: unknown; account?: AdminAccount };
+        if (cancelled) return;
+        if (data.isAuthenticated === true) setAccount(data.account ?? null);
+        else if (res.ok) {
+          setAuthenticated(false);
+          setAdminControls(false);
+        }
+      })
+      .catch((err: unknown) => console.warn('Could not read who is signed in', err));
+    return () => {
+      cancelled = true;
+    };
+  }, [initialAuthenticated]);
 
   const login = useCallback(
     async (password: string, email?: string) => {
@@ -86,6 +122,8 @@ export function AdminAuthProvider({
           credentials: 'include',
         });
         if (!res.ok) return false;
+        const who = await fetchSession();
+        setAccount(who.account);
         setAuthenticated(true);
         setAdminControls(true);
         // Lists now carry admin fields (e-mail, paid status).
@@ -106,6 +144,7 @@ export function AdminAuthProvider({
       console.error('Admin logout failed', err);
     } finally {
       setAuthenticated(false);
+      setAccount(null);
       setAdminControls(false);
       queryClient.removeQueries({ queryKey: queryKeys.adminPledges });
     }
@@ -116,6 +155,7 @@ export function AdminAuthProvider({
       await apiRequest('DELETE', '/api/admin/sessions');
     } finally {
       setAuthenticated(false);
+      setAccount(null);
       setAdminControls(false);
       queryClient.removeQueries({ queryKey: ['/api/admin/pledges'] });
     }
@@ -135,9 +175,16 @@ export function AdminAuthProvider({
     [checkAuth],
   );
 
+  const may = useCallback(
+    (method: string, route: string) => (account ? roleMay(account.role, method, route) : false),
+    [account],
+  );
+
   const value = useMemo<AdminAuth>(
     () => ({
       isAuthenticated,
+      account,
+      may,
       login,
       logout,
       signOutEverywhere,
@@ -148,6 +195,8 @@ export function AdminAuthProvider({
     }),
     [
       isAuthenticated,
+      account,
+      may,
       login,
       logout,
       signOutEverywhere,

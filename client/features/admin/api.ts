@@ -2,7 +2,6 @@ import {
   keepPreviousData,
   queryOptions,
   useMutation,
-  usePrefetchQuery,
   useQuery,
   useQueryClient,
   type QueryKey,
@@ -74,8 +73,8 @@ const adminPledgesQuery = (params: AdminPledgeParams) =>
  * pages (docs/decisions/006-admin-table-paging.md); the previous page stays on screen while the
  * next one loads, so the table does not jump.
  */
-export function useAdminPledges(params: AdminPledgeParams) {
-  return useQuery(adminPledgesQuery(params));
+export function useAdminPledges(params: AdminPledgeParams, enabled = true) {
+  return useQuery({ ...adminPledgesQuery(params), enabled });
 }
 
 /**
@@ -92,8 +91,12 @@ export function useAllUpdates() {
  * route, the header controls) by up to 300 ms per reveal: measured, the first page was requested
  * 350-650 ms after the dashboard had rendered. Prefetching in render overlaps the two.
  */
-export function usePrefetchDashboard(params: AdminPledgeParams) {
-  usePrefetchQuery(adminPledgesQuery(params));
+export function usePrefetchDashboard(params: AdminPledgeParams, enabled = true) {
+  // An editor does not read the pledge list (shared/admin-roles.ts): nothing to prefetch.
+  const queryClient = useQueryClient();
+  const options = adminPledgesQuery(params);
+  if (enabled && !queryClient.getQueryState(options.queryKey))
+    void queryClient.prefetchQuery(options);
 }
 
 interface AdminMutationOptions<TVars, TData> {
@@ -296,12 +299,16 @@ export function imageUrlFromUploadUrl(uploadURL: string): string {
   return uploadURL.split('?')[0]!;
 }
 
-/** The Activity tab: the audit log, newest first, optionally for one pledge (id or reference). */
-export function useActivity(pledge: string) {
+/**
+ * The Activity tab: the audit log, newest first, optionally for one pledge (id or reference) and
+ * one person (an account id).
+ */
+export function useActivity(pledge: string, actor = '') {
   const qs = new URLSearchParams({ limit: '100' });
   if (pledge.trim()) qs.set('pledge', pledge.trim());
+  if (actor) qs.set('actor', actor);
   return useQuery({
-    queryKey: [...queryKeys.adminPledges, 'activity', pledge.trim()],
+    queryKey: [...queryKeys.adminPledges, 'activity', pledge.trim(), actor],
     queryFn: () => getJson<AuditPage>(`/api/admin/activity?${qs}`),
     refetchOnMount: 'always',
     placeholderData: keepPreviousData,

@@ -1,9 +1,10 @@
-import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
   adminAccounts,
   adminInvitations,
   adminSessions,
+  auditLog,
   rateLimits,
   settings,
 } from '../../db/schema';
@@ -47,10 +48,52 @@ export async function insertSession(
   accountId: string,
   now: Date,
   expiresAt: Date,
+  clientIp: string | null = null,
 ) {
   await db
     .insert(adminSessions)
-    .values({ tokenHash, accountId, createdAt: now, lastSeenAt: now, expiresAt });
+    .values({ tokenHash, accountId, createdAt: now, lastSeenAt: now, expiresAt, clientIp });
+}
+
+/** The sessions still running (not expired), newest activity first, with their account. */
+export async function listSessions(db: DbOrTx, now: Date) {
+  return db
+    .select({
+      tokenHash: adminSessions.tokenHash,
+      accountId: adminSessions.accountId,
+      name: adminAccounts.name,
+      role: adminAccounts.role,
+      createdAt: adminSessions.createdAt,
+      lastSeenAt: adminSessions.lastSeenAt,
+      clientIp: adminSessions.clientIp,
+    })
+    .from(adminSessions)
+    .innerJoin(adminAccounts, eq(adminAccounts.id, adminSessions.accountId))
+    .where(
+      and(
+        sql`${adminSessions.expiresAt} > ${now.toISOString()}::timestamptz`,
+        isNull(adminAccounts.disabledAt),
+      ),
+    )
+    .orderBy(desc(adminSessions.lastSeenAt));
+}
+
+/** Every session of one account but `keepHash` (a member changing their own password). */
+export async function deleteOtherSessions(db: DbOrTx, accountId: string, keepHash: string) {
+  await db
+    .delete(adminSessions)
+    .where(and(eq(adminSessions.accountId, accountId), ne(adminSessions.tokenHash, keepHash)));
+}
+
+/** The people the audit log names, for the Activity tab's filter (accounts that acted). */
+export async function listActors(db: DbOrTx) {
+  return db
+    .select({ id: adminAccounts.id, name: adminAccounts.name, role: adminAccounts.role })
+    .from(adminAccounts)
+    .where(
+      sql`exists (select 1 from ${auditLog} where ${auditLog.actorAccountId} = ${adminAccounts.id})`,
+    )
+    .orderBy(asc(adminAccounts.name));
 }
 
 /** The session with its account's name, role and whether it is disabled (one query per request). */
@@ -164,6 +207,7 @@ export async function peekInvitation(db: DbOrTx, tokenHash: string, now: Date) {
       accountId: adminInvitations.accountId,
       name: adminAccounts.name,
       email: adminAccounts.email,
+      hasPassword: sql<boolean>`${adminAccounts.passwordHash} is not null`,
     })
     .from(adminInvitations)
     .innerJoin(adminAccounts, eq(adminAccounts.id, adminInvitations.accountId))

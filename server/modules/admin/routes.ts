@@ -138,7 +138,7 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
       // Rotate: whatever session the browser had before is revoked (no fixation).
       if (request.sessionTokenHash) await sessions.revoke(request.sessionTokenHash);
       const { token } = await db.transaction(async (tx) => {
-        const created = await sessions.create(account.id, tx);
+        const created = await sessions.create(account.id, tx, request.ip);
         await writeAudit(tx, actingAs(request, account), { action: 'admin.login' });
         return created;
       });

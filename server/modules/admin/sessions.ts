@@ -25,12 +25,17 @@ export function createSessions(
     /**
      * A session of one account.
      * @param tx a transaction to write in (login writes its audit entry with it).
+     * @param clientIp where it was opened, for the owner's session list.
      */
-    async create(accountId: string, tx: DbOrTx = db): Promise<{ token: string; expiresAt: Date }> {
+    async create(
+      accountId: string,
+      tx: DbOrTx = db,
+      clientIp: string | null = null,
+    ): Promise<{ token: string; expiresAt: Date }> {
       const token = randomBytes(32).toString('base64url');
       const now = config.now();
       const expiresAt = new Date(now.getTime() + config.sessionTtlMs);
-      await repo.insertSession(tx, sha256(token), accountId, now, expiresAt);
+      await repo.insertSession(tx, sha256(token), accountId, now, expiresAt, clientIp);
       return { token, expiresAt };
     },
     /**

@@ -5,7 +5,12 @@ import { z } from 'zod';
 import type { AdminRole } from '@shared/admin-roles';
 import {
   acceptInvitationSchema,
+  activityPeopleSchema,
+  adminSessionListSchema,
+  changePasswordSchema,
+  invitationInfoSchema,
   invitationTokenSchema,
+  maskIp,
   memberInviteSchema,
   memberUpdateSchema,
   TEAM_MESSAGES,
@@ -20,7 +25,10 @@ import { HttpError } from '../../lib/http-error';
 import { actingAs } from '../audit/actor';
 import { audited, writeAudit } from '../audit/repo';
 import { enqueueInvitation } from '../email/repo';
-import { hashPassword, sha256 } from './password';
+import { clientKey } from '../../lib/client-key';
+import { isCommonPassword } from './common-passwords';
+import { hashPassword, sha256, verifyPassword } from './password';
+import { PasswordCheckGate } from './password-check-gate';
 import * as repo from './repo';
 
 /** How long an invitation or reset link works (issue 27). */
@@ -28,7 +36,9 @@ const INVITATION_TTL_MS = 72 * 3600_000;
 
 const idParams = z.object({ id: z.uuid({ error: TEAM_MESSAGES.memberNotFound }) });
 const okSchema = z.object({ ok: z.literal(true) });
-const invitationSchema = z.object({ name: z.string(), email: z.string() });
+const WINDOW_MS = 60_000;
+/** POSTs with one link per minute: a person sets a password once, maybe after a refusal or two. */
+const PER_LINK_PER_MINUTE = 5;
 
 function toMember(r: repo.AccountRow): TeamMember {
   return {
@@ -53,6 +63,25 @@ function toMember(r: repo.AccountRow): TeamMember {
 export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, config, email } = ctx;
+  /** Own-password checks: scrypt work bounded as the login's (docs/decisions/008). */
+  const gate = new PasswordCheckGate({ perClient: 2, running: 1, queued: 10 });
+
+  /** Counts one attempt under `key`; 429 once more than `limit` this minute (0: no limit). */
+  async function countAttempt(key: string, limit: number) {
+    if (limit <= 0) return;
+    const hit = await repo.hitRateLimit(db, key, config.now(), WINDOW_MS);
+    if (hit.count > limit) {
+      const wait = Math.ceil((hit.resetAt.getTime() - config.now().getTime()) / 1000);
+      throw new HttpError(429, TEAM_MESSAGES.tooManyAttempts, undefined, {
+        'Retry-After': String(Math.max(1, wait)),
+      });
+    }
+  }
+
+  /** The join page's rules beyond the schema's length: not a common password. */
+  async function refuseCommon(password: string) {
+    if (await isCommonPassword(password)) throw new HttpError(400, TEAM_MESSAGES.passwordCommon);
+  }
 
   /** A new link for the account (older ones stop working) and its e-mail, in `tx`. */
   async function invite(tx: DbOrTx, accountId: string) {
@@ -192,13 +221,17 @@ export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
     {
       config: { access: 'public' },
       bodyLimit: 4096,
-      schema: { body: invitationTokenSchema, response: { 200: invitationSchema } },
+      schema: { body: invitationTokenSchema, response: { 200: invitationInfoSchema } },
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
+      await countAttempt(
+        `team-link-peek:${clientKey(request.ip)}`,
+        config.rateLimitLoginPerMinute * 3,
+      );
       const found = await repo.peekInvitation(db, sha256(request.body.token), config.now());
       if (!found?.email) throw new HttpError(404, TEAM_MESSAGES.linkInvalid);
-      return { name: found.name, email: found.email };
+      return { name: found.name, email: found.email, reset: found.hasPassword };
     },
   );
 
@@ -212,6 +245,12 @@ export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const { token, password } = request.body;
+      // Per address and per link (issue 27), counted before any work: a link is 256 bits, so
+      // this bounds the scrypt work and the common-list checks one client can cause.
+      const limit = config.rateLimitLoginPerMinute;
+      await countAttempt(`team-link:${clientKey(request.ip)}`, limit);
+      await countAttempt(`team-link-token:${sha256(token)}`, limit > 0 ? PER_LINK_PER_MINUTE : 0);
+      await refuseCommon(password);
       const hash = await hashPassword(password);
       await db.transaction(async (tx) => {
         const accountId = await repo.useInvitation(tx, sha256(token), config.now());
@@ -227,6 +266,104 @@ export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
         });
       });
       return { ok: true as const };
+    },
+  );
+
+  // A signed-in member changes their own password: the current one first, the same rules as the
+  // join page; every other session of the account ends (this one stays signed in).
+  app.post(
+    '/api/admin/password',
+    {
+      config: { access: 'admin' },
+      bodyLimit: 4096,
+      schema: { body: changePasswordSchema, response: { 200: okSchema } },
+    },
+    async (request) => {
+      const me = request.admin!;
+      if (me.accountId === OWNER_ACCOUNT_ID) throw new HttpError(400, TEAM_MESSAGES.ownerPassword);
+      const { currentPassword, newPassword } = request.body;
+      const attempt = gate.enter(`password:${clientKey(request.ip)}`);
+      try {
+        await countAttempt(`password-change:${me.accountId}`, config.rateLimitLoginPerMinute);
+        const account = await repo.findAccount(db, me.accountId);
+        const ok =
+          account?.passwordHash &&
+          (await attempt.run(() => verifyPassword(currentPassword, account.passwordHash!)));
+        if (!ok) throw new HttpError(400, TEAM_MESSAGES.currentPasswordWrong);
+        if (currentPassword === newPassword) throw new HttpError(400, TEAM_MESSAGES.samePassword);
+        await refuseCommon(newPassword);
+        const hash = await attempt.run(() => hashPassword(newPassword));
+        await db.transaction(async (tx) => {
+          await repo.updateAccount(tx, me.accountId, { passwordHash: hash });
+          await repo.deleteOtherSessions(tx, me.accountId, me.sessionTokenHash);
+          await writeAudit(tx, request, {
+            action: 'team.password_changed',
+            targetType: 'admin_account',
+            targetId: me.accountId,
+          });
+        });
+      } finally {
+        attempt.leave();
+      }
+      return { ok: true as const };
+    },
+  );
+
+  // The owner's list of sessions still running, and ending one person's.
+  app.get(
+    '/api/admin/sessions',
+    { config: { access: 'admin' }, schema: { response: { 200: adminSessionListSchema } } },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const rows = await repo.listSessions(db, config.now());
+      const mine = request.admin!.sessionTokenHash;
+      return {
+        sessions: rows.map((r) => ({
+          // A few characters of the hash: enough for a list key, useless as a credential.
+          key: r.tokenHash.slice(0, 12),
+          accountId: r.accountId,
+          name: r.name,
+          role: r.role as AdminRole,
+          startedAt: r.createdAt.toISOString(),
+          lastSeenAt: r.lastSeenAt.toISOString(),
+          clientIp: maskIp(r.clientIp),
+          current: r.tokenHash === mine,
+        })),
+      };
+    },
+  );
+
+  app.delete(
+    '/api/admin/team/:id/sessions',
+    { config: { access: 'admin' }, schema: { params: idParams, response: { 200: okSchema } } },
+    async (request) => {
+      const { id } = request.params;
+      await audited(db, request, async (tx) => {
+        const account = await repo.findAccount(tx, id);
+        if (!account) throw new HttpError(404, TEAM_MESSAGES.memberNotFound);
+        await repo.deleteAccountSessions(tx, id);
+        return {
+          result: undefined,
+          audit: {
+            action: 'team.sessions.revoke',
+            targetType: 'admin_account',
+            targetId: id,
+            details: { name: account.name },
+          },
+        };
+      });
+      return { ok: true as const };
+    },
+  );
+
+  // Who the Activity tab can filter by: the accounts the log names.
+  app.get(
+    '/api/admin/activity/people',
+    { config: { access: 'admin' }, schema: { response: { 200: activityPeopleSchema } } },
+    async (_request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const rows = await repo.listActors(db);
+      return { people: rows.map((r) => ({ ...r, role: r.role as AdminRole })) };
     },
   );
 }

@@ -44,7 +44,7 @@ describe('members and invitations', () => {
 
     const token = await invitationToken(app, email, sent);
     const peek = await app.request('/api/team/invitation', { method: 'POST', json: { token } });
-    expect(await peek.json()).toEqual({ name: 'Nia Newcomer', email });
+    expect(await peek.json()).toEqual({ name: 'Nia Newcomer', email, reset: false });
 
     const short = await app.request('/api/team/password', {
       method: 'POST',

@@ -186,12 +186,30 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/team/invitation': {
     summary: 'Whose invitation link this is (name, e-mail, role), before the password is set',
     tag: 'admin',
-    errors: [404],
+    errors: [404, 429],
   },
   'POST /api/team/password': {
     summary: 'Set a member’s password with the link’s token (single use, 72 hours)',
     tag: 'admin',
+    errors: [404, 429],
+  },
+  'POST /api/admin/password': {
+    summary: 'Change your own password (ends your other sessions)',
+    tag: 'admin',
+    errors: [429],
+  },
+  'GET /api/admin/sessions': {
+    summary: 'The admin sessions still running: who, since when, last seen, masked address',
+    tag: 'admin',
+  },
+  'DELETE /api/admin/team/{id}/sessions': {
+    summary: 'Sign out one team member everywhere',
+    tag: 'admin',
     errors: [404],
+  },
+  'GET /api/admin/activity/people': {
+    summary: 'The people the activity log names, to filter by',
+    tag: 'audit',
   },
   'GET /api/admin/activity': { summary: 'The activity log, newest first', tag: 'audit' },
   'GET /api/admin/backup': { summary: 'Download a backup of all data', tag: 'backup' },
@@ -290,6 +308,10 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /': { summary: 'The home page', tag: 'pages' },
   'GET /payment-instructions': { summary: 'The payment instructions page', tag: 'pages' },
   'GET /admin': { summary: 'The admin dashboard', tag: 'pages' },
+  'GET /admin/join': {
+    summary: 'A team member’s invitation or reset link: choose a password',
+    tag: 'pages',
+  },
   'GET /pledge/{id}': { summary: 'The donor’s status page', tag: 'pages' },
   'GET /privacy': { summary: 'The privacy notice', tag: 'pages' },
   'GET /api/pledges/{id}/my-data': {

@@ -152,6 +152,8 @@ export interface DueMessage {
     name: string;
     email: string | null;
     role: string;
+    /** A password reset: the account already has a password. */
+    reset: boolean;
   } | null;
   /** A delivery_news message's update; null when it is not one. */
   update: typeof deliveryUpdates.$inferSelect | null;
@@ -179,6 +181,7 @@ export async function nextDue(db: DbOrTx, limit: number, lock: boolean): Promise
       email: adminAccounts.email,
       role: adminAccounts.role,
       update: deliveryUpdates,
+      reset: sql<boolean>`${adminAccounts.passwordHash} is not null`,
     })
     .from(outbox)
     .leftJoin(pledges, eq(pledges.id, outbox.pledgeId))
@@ -202,7 +205,14 @@ export async function nextDue(db: DbOrTx, limit: number, lock: boolean): Promise
     hasLink: r.linked !== null,
     invitation:
       r.invitationId && r.expiresAt && r.name && r.role
-        ? { id: r.invitationId, expiresAt: r.expiresAt, name: r.name, email: r.email, role: r.role }
+        ? {
+            id: r.invitationId,
+            expiresAt: r.expiresAt,
+            name: r.name,
+            email: r.email,
+            role: r.role,
+            reset: Boolean(r.reset),
+          }
         : null,
     update: r.update,
   }));

@@ -150,6 +150,7 @@ export class EmailWorker {
           roleLabel: ROLE_LABELS[invitation.role as AdminRole] ?? invitation.role,
           url: links.invitationUrl(invitation.id),
           expiresAt: invitation.expiresAt,
+          reset: invitation.reset,
         }),
       };
     }

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { InitialData, ServerRenderer } from '@shared/api-types';
 import { EMBEDDED_UPDATES, RECENT_PLEDGES_LIMIT } from '@shared/constants';
 import {
+  ADMIN_JOIN_PATH,
   APP_ROUTES,
   PAGE_PATHS,
   SITE_DESCRIPTION_PLACEHOLDER,
@@ -228,6 +229,34 @@ export async function pageRoutes(app: FastifyInstance, ctx: AppContext & { clien
         reply,
         200,
         statusPage(request, toDonorView(found.pledge, found.link)),
+        'no-store',
+      );
+    },
+  );
+
+  // A team member's invitation or reset link (issue 27): the app, which asks the API whose link it
+  // is. The token is in the address: not kept by caches or the browser, never sent on as referrer.
+  app.get(
+    ADMIN_JOIN_PATH,
+    {
+      config: { access: 'public' },
+      compress: false,
+      schema: {
+        response: {
+          200: {
+            description: 'The client app showing the set-password page',
+            content: { 'text/html': { schema: z.string() } },
+          },
+        },
+      },
+    },
+    (request, reply) => {
+      reply.header('Referrer-Policy', 'no-referrer');
+      return sendPage(
+        request,
+        reply,
+        200,
+        cachedPage(ADMIN_JOIN_PATH, request.isAdmin),
         'no-store',
       );
     },

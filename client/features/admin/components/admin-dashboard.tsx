@@ -1,4 +1,5 @@
-import { ArrowLeft, Download, LogOut, ShieldOff, SlidersHorizontal } from 'lucide-react';
+import { ArrowLeft, Download, KeyRound, LogOut, ShieldOff, SlidersHorizontal } from 'lucide-react';
+import { ROLE_LABELS } from '@shared/admin-roles';
 import { useCallback, useEffect, useState } from 'react';
 import type { AdminPledge } from '@shared/schemas/pledge';
 import type { DeliveryUpdate } from '@shared/schemas/update';
@@ -23,6 +24,8 @@ import { ConfirmDialog } from './confirm-dialog';
 import { DashboardTabs, type DashboardTab } from './dashboard-tabs';
 import { ExportDialog } from './export-dialog';
 import { StatementImport } from './statement-import';
+import { OwnPasswordDialog } from './own-password-dialog';
+import { TeamTab } from './team-tab';
 import { PledgeEmailsDialog } from './pledge-emails-dialog';
 import { PledgeTable } from './pledge-table';
 import { PostUpdateDialog } from './post-update-dialog';
@@ -42,11 +45,20 @@ const DEFAULT_PARAMS: AdminPledgeParams = {
 
 /** The signed-in /admin page (its parts: docs/decisions/010-product-rules.md). */
 export function AdminDashboard() {
-  const { logout, signOutEverywhere, handleSessionError } = useAdminAuth();
+  const { logout, signOutEverywhere, handleSessionError, account, may } = useAdminAuth();
   const [params, setParamsState] = useState(DEFAULT_PARAMS);
   const setParams = useCallback((next: AdminPledgeParams) => setParamsState(next), []);
-  usePrefetchDashboard(DEFAULT_PARAMS);
-  const pledges = useAdminPledges(params);
+  // What the signed-in role may use (shared/admin-roles.ts); the server refuses the rest anyway.
+  const readsPledges = may('GET', '/api/admin/pledges');
+  usePrefetchDashboard(DEFAULT_PARAMS, readsPledges);
+  const pledges = useAdminPledges(params, readsPledges);
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  const visibleTabs: DashboardTab[] = [
+    'overview',
+    ...(may('POST', '/api/admin/statements/import') ? (['import'] as const) : []),
+    ...(may('GET', '/api/admin/activity') ? (['activity'] as const) : []),
+    ...(may('GET', '/api/admin/team') ? (['team'] as const) : []),
+  ];
   const updates = useAllUpdates();
 
   const [exportOpen, setExportOpen] = useState(false);
@@ -92,32 +104,52 @@ export function AdminDashboard() {
     }
   }
 
+  // Who is signed in arrives a moment after the page (the page itself is shared by every admin).
+  if (!account) return <p className="p-8 text-center text-ink-600">Loading…</p>;
+
   return (
     <div className="mx-auto grid max-w-6xl gap-8 px-4 py-8 sm:px-6">
       <header className="flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
-        <div>
+        {/* The title keeps its line; the owner's six buttons wrap beside it instead. */}
+        <div className="lg:min-w-80">
           <h1 className="text-3xl font-bold text-ink-900">Admin Dashboard</h1>
           <p className="mt-1 text-ink-700">
             Confirm payments, manage pledges and post delivery updates.
           </p>
+          <p className="mt-1 text-sm text-ink-700" data-testid="signed-in-as">
+            Signed in as <span className="font-semibold text-ink-900">{account.name}</span> (
+            {ROLE_LABELS[account.role]})
+          </p>
         </div>
-        <div className="flex flex-wrap gap-2 lg:shrink-0 lg:justify-end">
-          <Button variant="outline" onClick={() => setProgressOpen(true)}>
-            <SlidersHorizontal className="h-4 w-4" aria-hidden="true" />
-            Adjust Progress
-          </Button>
-          <Button onClick={() => setExportOpen(true)}>
-            <Download className="h-4 w-4" aria-hidden="true" />
-            Export CSV
-          </Button>
+        <div className="flex flex-wrap gap-2 lg:justify-end">
+          {may('PUT', '/api/progress') ? (
+            <Button variant="outline" onClick={() => setProgressOpen(true)}>
+              <SlidersHorizontal className="h-4 w-4" aria-hidden="true" />
+              Adjust Progress
+            </Button>
+          ) : null}
+          {may('GET', '/api/pledges/export') ? (
+            <Button onClick={() => setExportOpen(true)}>
+              <Download className="h-4 w-4" aria-hidden="true" />
+              Export CSV
+            </Button>
+          ) : null}
           <Button variant="outline" onClick={() => void handleLogout()}>
             <LogOut className="h-4 w-4" aria-hidden="true" />
             Logout
           </Button>
-          <Button variant="ghost" onClick={() => setSignOutAllOpen(true)}>
-            <ShieldOff className="h-4 w-4" aria-hidden="true" />
-            Sign out all sessions
-          </Button>
+          {account.role === 'owner' ? null : (
+            <Button variant="ghost" onClick={() => setPasswordOpen(true)}>
+              <KeyRound className="h-4 w-4" aria-hidden="true" />
+              Change password
+            </Button>
+          )}
+          {may('DELETE', '/api/admin/sessions') ? (
+            <Button variant="ghost" onClick={() => setSignOutAllOpen(true)}>
+              <ShieldOff className="h-4 w-4" aria-hidden="true" />
+              Sign out all sessions
+            </Button>
+          ) : null}
           <Button variant="ghost" asChild>
             <Link to="/">
               <ArrowLeft className="h-4 w-4" aria-hidden="true" />
@@ -127,13 +159,17 @@ export function AdminDashboard() {
         </div>
       </header>
 
-      <DashboardTabs value={tab} onChange={setTab} />
+      <DashboardTabs value={tab} onChange={setTab} visible={visibleTabs} />
 
-      {tab === 'import' ? (
+      {tab === 'team' && visibleTabs.includes('team') ? (
+        <div role="tabpanel" id="admin-panel-team" aria-labelledby="admin-tab-team">
+          <TeamTab />
+        </div>
+      ) : tab === 'import' && visibleTabs.includes('import') ? (
         <div role="tabpanel" id="admin-panel-import" aria-labelledby="admin-tab-import">
           <StatementImport />
         </div>
-      ) : tab === 'activity' ? (
+      ) : tab === 'activity' && visibleTabs.includes('activity') ? (
         <div role="tabpanel" id="admin-panel-activity" aria-labelledby="admin-tab-activity">
           <ActivityLog />
           <div className="mt-10">
@@ -147,16 +183,17 @@ export function AdminDashboard() {
           aria-labelledby="admin-tab-overview"
           className="grid gap-8"
         >
-          <StatCards stats={pledges.data?.stats} />
+          {readsPledges ? <StatCards stats={pledges.data?.stats} /> : null}
 
           <UpdatesGrid
+            canEdit={may('POST', '/api/updates')}
             updates={updates.data}
             onPost={() => setPostOpen(true)}
             onEdit={setEditingUpdate}
             onDelete={setDeletingUpdate}
           />
 
-          {pledges.isError && !pledges.data ? (
+          {readsPledges && pledges.isError && !pledges.data ? (
             <div
               role="alert"
               className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-800"
@@ -168,19 +205,21 @@ export function AdminDashboard() {
             </div>
           ) : null}
 
-          <PledgeTable
-            params={params}
-            onParamsChange={setParams}
-            data={pledges.data}
-            isLoading={pledges.isLoading}
-            isFetching={pledges.isFetching}
-            onEdit={setEditingPledge}
-            onDelete={setDeletingPledge}
-            onRecordPayment={setPayingPledge}
-            onEmails={setEmailsOf}
-          />
+          {readsPledges ? (
+            <PledgeTable
+              params={params}
+              onParamsChange={setParams}
+              data={pledges.data}
+              isLoading={pledges.isLoading}
+              isFetching={pledges.isFetching}
+              onEdit={setEditingPledge}
+              onDelete={setDeletingPledge}
+              onRecordPayment={setPayingPledge}
+              onEmails={setEmailsOf}
+            />
+          ) : null}
 
-          <RemindersPanel />
+          {may('GET', '/api/admin/reminders') ? <RemindersPanel /> : null}
         </div>
       )}
 
@@ -190,6 +229,7 @@ export function AdminDashboard() {
         totalPledges={pledges.data?.stats.totalPledges}
       />
       <PostUpdateDialog open={postOpen} onOpenChange={setPostOpen} />
+      <OwnPasswordDialog open={passwordOpen} onOpenChange={setPasswordOpen} />
       <ProgressDialog open={progressOpen} onOpenChange={setProgressOpen} />
       <ConfirmDialog
         open={signOutAllOpen}

@@ -1,22 +1,29 @@
 import type { KeyboardEvent } from 'react';
 import { cn } from '../../../lib/cn';
 
-export type DashboardTab = 'overview' | 'import' | 'activity';
+export type DashboardTab = 'overview' | 'import' | 'activity' | 'team';
 
-const TABS: { value: DashboardTab; label: string }[] = [
+const ALL_TABS: { value: DashboardTab; label: string }[] = [
   { value: 'overview', label: 'Overview' },
   { value: 'import', label: 'Import bank statement' },
   { value: 'activity', label: 'Activity' },
+  { value: 'team', label: 'Team' },
 ];
 
-/** WAI-ARIA tabs (arrow keys move between them) for the dashboard's three views. */
+/**
+ * WAI-ARIA tabs (arrow keys move between them) for the dashboard's views; `visible` leaves out
+ * the ones the signed-in role may not use.
+ */
 export function DashboardTabs({
   value,
   onChange,
+  visible,
 }: {
   value: DashboardTab;
   onChange: (tab: DashboardTab) => void;
+  visible: readonly DashboardTab[];
 }) {
+  const TABS = ALL_TABS.filter((t) => visible.includes(t.value));
   function onKeyDown(e: KeyboardEvent) {
     const at = TABS.findIndex((t) => t.value === value);
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { formatNumber } from '@shared/format';
 import { Button } from '../../../components/ui/button';
+import { useAdminAuth } from '../../admin-auth';
 import { Card } from '../../../components/ui/card';
 import { Dialog, DialogClose, DialogContent } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
@@ -21,6 +22,7 @@ export function DonorDataPanel() {
   const erase = useEraseEmail();
   const [email, setEmail] = useState('');
   const [confirming, setConfirming] = useState(false);
+  const canErase = useAdminAuth().may('POST', '/api/admin/privacy/erase');
   const r = retention.data;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -39,21 +41,23 @@ export function DonorDataPanel() {
               ? 'No retention rule is set (privacy in the campaign config).'
               : 'Loading…'}
         </p>
-        <form className="flex flex-col gap-2 sm:flex-row sm:items-end" onSubmit={submit}>
-          <div className="grid flex-1 gap-1.5">
-            <Label htmlFor="erase-email">Erase every pledge of an e-mail address</Label>
-            <Input
-              id="erase-email"
-              type="email"
-              autoComplete="off"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </div>
-          <Button type="submit" variant="outline" disabled={!email.trim()}>
-            Erase donor data
-          </Button>
-        </form>
+        {canErase ? (
+          <form className="flex flex-col gap-2 sm:flex-row sm:items-end" onSubmit={submit}>
+            <div className="grid flex-1 gap-1.5">
+              <Label htmlFor="erase-email">Erase every pledge of an e-mail address</Label>
+              <Input
+                id="erase-email"
+                type="email"
+                autoComplete="off"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+              />
+            </div>
+            <Button type="submit" variant="outline" disabled={!email.trim()}>
+              Erase donor data
+            </Button>
+          </form>
+        ) : null}
       </Card>
       <Dialog open={confirming} onOpenChange={setConfirming}>
         <DialogContent

@@ -1,3 +1,4 @@
+import { ROLE_LABELS } from '@shared/admin-roles';
 import { PAGE_PATHS } from '@shared/pages';
 import { LogOut, Plus, Settings, ShieldCheck, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
@@ -40,7 +41,9 @@ function HeaderIcon({
  * header lazy-loads it only for an authenticated admin, so none of this reaches visitors.
  */
 export default function AdminHeaderControls() {
-  const { adminControls, setAdminControls, logout } = useAdminAuth();
+  const { adminControls, setAdminControls, logout, account, may } = useAdminAuth();
+  const edits = may('POST', '/api/updates');
+  const adjusts = may('PUT', '/api/progress');
   const pathname = usePathname();
   const [postOpen, setPostOpen] = useState(false);
   const [progressOpen, setProgressOpen] = useState(false);
@@ -53,6 +56,20 @@ export default function AdminHeaderControls() {
 
   return (
     <div role="group" aria-label="Admin tools" className="flex items-center sm:gap-0.5">
+      {account ? (
+        // Who is signed in, and as what: on narrow screens for screen readers only.
+        <p className="mr-1 hidden text-right text-xs leading-tight text-ink-700 md:block">
+          <span className="block max-w-[10rem] truncate font-semibold text-ink-900">
+            {account.name}
+          </span>
+          <span className="block">{ROLE_LABELS[account.role]}</span>
+        </p>
+      ) : null}
+      {account ? (
+        <span className="sr-only md:hidden">
+          Signed in as {account.name} ({ROLE_LABELS[account.role]})
+        </span>
+      ) : null}
       <HeaderIcon
         tooltip={adminControls ? 'Hide admin controls' : 'Show admin controls'}
         label="Admin controls"
@@ -61,18 +78,22 @@ export default function AdminHeaderControls() {
         className={cn(adminControls && 'bg-sun-400 text-ink-900 hover:bg-sun-300')}
         onClick={() => setAdminControls(!adminControls)}
       />
-      <HeaderIcon
-        tooltip="Post a delivery update"
-        label="Add update"
-        icon={Plus}
-        onClick={() => setPostOpen(true)}
-      />
-      <HeaderIcon
-        tooltip="Campaign progress"
-        label="Admin settings"
-        icon={Settings}
-        onClick={() => setProgressOpen(true)}
-      />
+      {edits ? (
+        <HeaderIcon
+          tooltip="Post a delivery update"
+          label="Add update"
+          icon={Plus}
+          onClick={() => setPostOpen(true)}
+        />
+      ) : null}
+      {adjusts ? (
+        <HeaderIcon
+          tooltip="Campaign progress"
+          label="Admin settings"
+          icon={Settings}
+          onClick={() => setProgressOpen(true)}
+        />
+      ) : null}
       <HeaderIcon
         tooltip="Log out"
         label="Logout"

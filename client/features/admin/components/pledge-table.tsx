@@ -11,6 +11,7 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Skeleton } from '../../../components/ui/skeleton';
 // The same confirm as on the home's pledge cards: one hook, one set of toasts.
+import { useAdminAuth } from '../../admin-auth';
 import { useConfirmPledge } from '../../pledges';
 import { type AdminPledgeParams, type AdminPledgesResponse } from '../api';
 
@@ -65,8 +66,11 @@ function PledgeRow({
   confirming,
   onConfirm,
   onRecordPayment,
+  manage,
 }: {
   pledge: AdminPledge;
+  /** The money side (owner, treasurer): payments, e-mails, edit, delete. A viewer only reads. */
+  manage: boolean;
   onEdit: () => void;
   onDelete: () => void;
   onEmails: () => void;
@@ -74,7 +78,7 @@ function PledgeRow({
   onConfirm: () => void;
   onRecordPayment: () => void;
 }) {
-  const recordButton = (
+  const recordButton = manage ? (
     <Button
       size="sm"
       variant="ghost"
@@ -84,7 +88,7 @@ function PledgeRow({
     >
       Record payment
     </Button>
-  );
+  ) : null;
   return (
     <tr className="border-t border-ink-100 align-middle">
       <td className="px-3 py-2.5">
@@ -132,15 +136,17 @@ function PledgeRow({
               {pledge.pledgeStatus === 'lapsed' || pledge.pledgeStatus === 'released' ? (
                 <Badge variant="outline">{PLEDGE_STATUS_LABEL[pledge.pledgeStatus]}</Badge>
               ) : null}
-              <Button
-                size="sm"
-                variant="outline"
-                className="h-7 px-2 text-xs"
-                disabled={confirming}
-                onClick={onConfirm}
-              >
-                {confirming ? 'Confirming...' : 'Mark Paid'}
-              </Button>
+              {manage ? (
+                <Button
+                  size="sm"
+                  variant="outline"
+                  className="h-7 px-2 text-xs"
+                  disabled={confirming}
+                  onClick={onConfirm}
+                >
+                  {confirming ? 'Confirming...' : 'Mark Paid'}
+                </Button>
+              ) : null}
               {recordButton}
               {pledge.donorSaysSentAt ? (
                 <Badge
@@ -162,38 +168,40 @@ function PledgeRow({
       <td className="px-3 py-2.5 font-mono text-xs whitespace-nowrap text-ink-800 select-all">
         {pledge.reference}
       </td>
-      <td className="px-3 py-2.5">
-        <div className="flex justify-end gap-1">
-          <Button
-            variant="ghost"
-            size="icon"
-            className="h-9 w-9"
-            aria-label={`E-mails to ${pledge.name}`}
-            title="E-mails"
-            onClick={onEmails}
-          >
-            <Mail className="h-4 w-4" aria-hidden="true" />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="h-9 w-9"
-            aria-label={`Edit pledge from ${pledge.name}`}
-            onClick={onEdit}
-          >
-            <Pencil className="h-4 w-4" aria-hidden="true" />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="h-9 w-9 text-red-700 hover:bg-red-50"
-            aria-label={`Delete pledge from ${pledge.name}`}
-            onClick={onDelete}
-          >
-            <Trash2 className="h-4 w-4" aria-hidden="true" />
-          </Button>
-        </div>
-      </td>
+      {manage ? (
+        <td className="px-3 py-2.5">
+          <div className="flex justify-end gap-1">
+            <Button
+              variant="ghost"
+              size="icon"
+              className="h-9 w-9"
+              aria-label={`E-mails to ${pledge.name}`}
+              title="E-mails"
+              onClick={onEmails}
+            >
+              <Mail className="h-4 w-4" aria-hidden="true" />
+            </Button>
+            <Button
+              variant="ghost"
+              size="icon"
+              className="h-9 w-9"
+              aria-label={`Edit pledge from ${pledge.name}`}
+              onClick={onEdit}
+            >
+              <Pencil className="h-4 w-4" aria-hidden="true" />
+            </Button>
+            <Button
+              variant="ghost"
+              size="icon"
+              className="h-9 w-9 text-red-700 hover:bg-red-50"
+              aria-label={`Delete pledge from ${pledge.name}`}
+              onClick={onDelete}
+            >
+              <Trash2 className="h-4 w-4" aria-hidden="true" />
+            </Button>
+          </div>
+        </td>
+      ) : null}
     </tr>
   );
 }
@@ -224,6 +232,9 @@ export function PledgeTable({
   onEmails: (pledge: AdminPledge) => void;
 }) {
   const confirm = useConfirmPledge();
+  // What the role may do (shared/admin-roles.ts); the server refuses the rest anyway.
+  const manage = useAdminAuth().may('PUT', '/api/pledges/:id/confirm');
+  const columns = manage ? 7 : 6;
   const [searchInput, setSearchInput] = useState(params.search);
 
   // Ask the server once the admin pauses typing, back on page 1.
@@ -325,23 +336,25 @@ export function PledgeTable({
                 <th scope="col" className="px-3 py-2 font-semibold">
                   Reference
                 </th>
-                <th scope="col" className="px-3 py-2 text-right font-semibold">
-                  Actions
-                </th>
+                {manage ? (
+                  <th scope="col" className="px-3 py-2 text-right font-semibold">
+                    Actions
+                  </th>
+                ) : null}
               </tr>
             </thead>
             <tbody className={isFetching && !isLoading ? 'opacity-70 transition-opacity' : ''}>
               {isLoading && !data ? (
                 Array.from({ length: 5 }, (_, i) => (
                   <tr key={i} className="border-t border-ink-100">
-                    <td colSpan={7} className="px-3 py-3">
+                    <td colSpan={columns} className="px-3 py-3">
                       <Skeleton className="h-5 w-full" />
                     </td>
                   </tr>
                 ))
               ) : !data || data.items.length === 0 ? (
                 <tr className="border-t border-ink-100">
-                  <td colSpan={7} className="px-3 py-10 text-center text-ink-600">
+                  <td colSpan={columns} className="px-3 py-10 text-center text-ink-600">
                     No pledges found matching your criteria.
                   </td>
                 </tr>
@@ -356,6 +369,7 @@ export function PledgeTable({
                     confirming={confirm.isPending && confirm.variables === p.id}
                     onConfirm={() => confirm.mutate(p.id)}
                     onRecordPayment={() => onRecordPayment(p)}
+                    manage={manage}
                   />
                 ))
               )}

@@ -2,6 +2,7 @@ import { BellOff, BellRing } from 'lucide-react';
 import { useState } from 'react';
 import { formatMoney, formatNumber } from '@shared/format';
 import { Button } from '../../../components/ui/button';
+import { useAdminAuth } from '../../admin-auth';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useCampaignReminderPause, useReleaseLapsed, useReminderSettings } from '../api';
@@ -16,6 +17,7 @@ export function RemindersPanel() {
   const pause = useCampaignReminderPause();
   const release = useReleaseLapsed();
   const [confirmOpen, setConfirmOpen] = useState(false);
+  const { may } = useAdminAuth();
   if (settings.isLoading) return <Skeleton className="h-28 w-full" />;
   if (!settings.data) return null;
   const { schedule, pausedAt, lapsed } = settings.data;
@@ -49,25 +51,29 @@ export function RemindersPanel() {
         </dd>
       </dl>
       <div className="mt-4 flex flex-wrap gap-2">
-        <Button
-          variant="outline"
-          disabled={pause.isPending}
-          onClick={() => pause.mutate(!pausedAt)}
-        >
-          {pausedAt ? (
-            <BellRing className="h-4 w-4" aria-hidden="true" />
-          ) : (
-            <BellOff className="h-4 w-4" aria-hidden="true" />
-          )}
-          {pausedAt ? 'Resume all reminders' : 'Pause all reminders'}
-        </Button>
-        <Button
-          variant="outline"
-          disabled={lapsed.count === 0 || release.isPending}
-          onClick={() => setConfirmOpen(true)}
-        >
-          Release lapsed pledges
-        </Button>
+        {may('PUT', '/api/admin/reminders') ? (
+          <Button
+            variant="outline"
+            disabled={pause.isPending}
+            onClick={() => pause.mutate(!pausedAt)}
+          >
+            {pausedAt ? (
+              <BellRing className="h-4 w-4" aria-hidden="true" />
+            ) : (
+              <BellOff className="h-4 w-4" aria-hidden="true" />
+            )}
+            {pausedAt ? 'Resume all reminders' : 'Pause all reminders'}
+          </Button>
+        ) : null}
+        {may('POST', '/api/admin/pledges/lapsed/release') ? (
+          <Button
+            variant="outline"
+            disabled={lapsed.count === 0 || release.isPending}
+            onClick={() => setConfirmOpen(true)}
+          >
+            Release lapsed pledges
+          </Button>
+        ) : null}
       </div>
       <ConfirmDialog
         open={confirmOpen}

@@ -16,8 +16,11 @@ export function UpdatesGrid({
   onPost,
   onEdit,
   onDelete,
+  canEdit = true,
 }: {
   updates: DeliveryUpdate[] | undefined;
+  /** Whether the signed-in role posts and edits updates (owner, editor). */
+  canEdit?: boolean;
   onPost: () => void;
   onEdit: (update: DeliveryUpdate) => void;
   onDelete: (update: DeliveryUpdate) => void;
@@ -29,10 +32,12 @@ export function UpdatesGrid({
           Delivery Updates
         </h2>
         {updates ? <Badge variant="secondary">{updateCountLabel(updates.length)}</Badge> : null}
-        <Button size="sm" className="ml-auto" onClick={onPost}>
-          <Plus className="h-4 w-4" aria-hidden="true" />
-          Post Update
-        </Button>
+        {canEdit ? (
+          <Button size="sm" className="ml-auto" onClick={onPost}>
+            <Plus className="h-4 w-4" aria-hidden="true" />
+            Post Update
+          </Button>
+        ) : null}
       </div>
       {!updates ? (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -70,23 +75,27 @@ export function UpdatesGrid({
                       {formatNumber(u.containerCount)} units · {formatDeliveryDate(u.deliveryDate)}
                     </p>
                   </div>
-                  <Button
-                    variant="ghost"
-                    size="icon"
-                    aria-label={`Edit update for ${u.recipient}`}
-                    onClick={() => onEdit(u)}
-                  >
-                    <Pencil className="h-4 w-4" aria-hidden="true" />
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    size="icon"
-                    className="text-red-700 hover:bg-red-50"
-                    aria-label={`Delete update for ${u.recipient}`}
-                    onClick={() => onDelete(u)}
-                  >
-                    <Trash2 className="h-4 w-4" aria-hidden="true" />
-                  </Button>
+                  {canEdit ? (
+                    <>
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        aria-label={`Edit update for ${u.recipient}`}
+                        onClick={() => onEdit(u)}
+                      >
+                        <Pencil className="h-4 w-4" aria-hidden="true" />
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        className="text-red-700 hover:bg-red-50"
+                        aria-label={`Delete update for ${u.recipient}`}
+                        onClick={() => onDelete(u)}
+                      >
+                        <Trash2 className="h-4 w-4" aria-hidden="true" />
+                      </Button>
+                    </>
+                  ) : null}
                 </div>
               </Card>
             </li>
