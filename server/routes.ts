@@ -17,6 +17,7 @@ import { pageRoutes } from './modules/pages/routes';
 import { reminderRoutes } from './modules/reminders/routes';
 import { ledgerRoutes } from './modules/ledger/routes';
 import { privacyRoutes } from './modules/privacy/routes';
+import { reportRoutes } from './modules/reports/routes';
 import { registerSpa } from './plugins/spa';
 
 /**
@@ -44,6 +45,7 @@ export async function registerRoutes(
   await reminderRoutes(app, ctx);
   await ledgerRoutes(app, ctx);
   await privacyRoutes(app, ctx);
+  await reportRoutes(app, ctx);
   await pageRoutes(app, { ...ctx, clientDir });
   await registerSpa(app, { clientDir });
 }
