@@ -92,7 +92,13 @@ export const fulfilmentReportSchema = z.object({
 });
 export type FulfilmentReport = z.infer<typeof fulfilmentReportSchema>;
 
-export const REPORT_TABLES = ['daily', 'weekly', 'time-to-payment', 'outstanding', 'reminders'] as const;
+export const REPORT_TABLES = [
+  'daily',
+  'weekly',
+  'time-to-payment',
+  'outstanding',
+  'reminders',
+] as const;
 export type ReportTable = (typeof REPORT_TABLES)[number];
 
 export const reportCsvQuerySchema = z.object({
@@ -107,6 +113,6 @@ export function reminderLabel(step: number): string {
   const suffix =
     step % 100 >= 11 && step % 100 <= 13
       ? 'th'
-      : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[step % 10] ?? 'th';
+      : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[step % 10] ?? 'th');
   return `${step}${suffix} reminder`;
 }

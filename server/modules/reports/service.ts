@@ -52,13 +52,15 @@ export async function fulfilmentReport(
         pledges: (usd?.pledges ?? 0) + (jmd?.pledges ?? 0),
         outstandingUSD: usd?.outstandingMinor ?? 0,
         outstandingJMD: jmd?.outstandingMinor ?? 0,
-        outstandingContainers: (usd?.outstandingContainers ?? 0) + (jmd?.outstandingContainers ?? 0),
+        outstandingContainers:
+          (usd?.outstandingContainers ?? 0) + (jmd?.outstandingContainers ?? 0),
       };
     }),
     paymentsByReminder: Array.from(
       { length: Math.max(opts.reminderSteps, ...reminders.map((r) => r.reminder)) + 1 },
       (_, reminder) => {
-        const of = (c: Currency) => reminders.find((r) => r.reminder === reminder && r.currency === c);
+        const of = (c: Currency) =>
+          reminders.find((r) => r.reminder === reminder && r.currency === c);
         const usd = of('USD');
         const jmd = of('JMD');
         return {
