@@ -5,10 +5,15 @@
  */
 
 const formats = new Map<string, Intl.DateTimeFormat>();
-function format(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+function format(
+  locale: string,
+  timeZone: string,
+  options: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat {
+  const key = `${locale}|${timeZone}|${JSON.stringify(options)}`;
   let f = formats.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-JM', options);
+    f = new Intl.DateTimeFormat(locale, { ...options, timeZone });
     formats.set(key, f);
   }
   return f;
@@ -16,22 +21,34 @@ function format(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTime
 
 const toDate = (at: string | Date) => (typeof at === 'string' ? new Date(at) : at);
 
-/** "26 Nov 2026, 4:41 pm": a moment, as the admin reads it. */
+/**
+ * "11/26/2026, 4:43:59 PM": a moment, worded as the admin's dates always were (an en-US
+ * browser's toLocaleString), now in the campaign's zone rather than the browser's.
+ */
 export function formatDateTime(at: string | Date, timeZone: string): string {
-  return format(`dt|${timeZone}`, { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(
-    toDate(at),
-  );
+  return format('en-US', timeZone, {
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    second: '2-digit',
+  }).format(toDate(at));
 }
 
-/** "26 November 2026": the day of a moment. */
+/** "26 Nov 2026, 4:43 pm": the shorter wording of the statement imports' list. */
+export function formatDateTimeMedium(at: string | Date, timeZone: string): string {
+  return format('en-JM', timeZone, { dateStyle: 'medium', timeStyle: 'short' }).format(toDate(at));
+}
+
+/** "November 26, 2026": the day of a moment. */
 export function formatLongDate(at: string | Date, timeZone: string): string {
-  return format(`d|${timeZone}`, { timeZone, dateStyle: 'long' }).format(toDate(at));
+  return format('en-US', timeZone, { dateStyle: 'long' }).format(toDate(at));
 }
 
 /** YYYY-MM-DD of a moment in `timeZone`. */
 export function dayIn(at: string | Date, timeZone: string): string {
-  const parts = format(`ymd|${timeZone}`, {
-    timeZone,
+  const parts = format('en-CA', timeZone, {
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',
@@ -42,8 +59,7 @@ export function dayIn(at: string | Date, timeZone: string): string {
 
 /** "Mon 23 Nov" for a YYYY-MM-DD calendar day (no zone shift: the day is already the zone's). */
 export function formatShortDay(ymd: string): string {
-  return format('short|UTC', {
-    timeZone: 'UTC',
+  return format('en-US', 'UTC', {
     weekday: 'short',
     day: 'numeric',
     month: 'short',

@@ -1,3 +1,5 @@
+import { formatDateTime } from '@shared/dates';
+import { useCampaignTimeZone } from '../../../lib/campaign-time-zone';
 import { ArrowDown, ArrowUp, ArrowUpDown, Mail, Pencil, Search, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { formatMoney, formatNumber, timeAgo } from '@shared/format';
@@ -74,6 +76,7 @@ function PledgeRow({
   onConfirm: () => void;
   onRecordPayment: () => void;
 }) {
+  const timeZone = useCampaignTimeZone();
   const recordButton = (
     <Button
       size="sm"
@@ -145,7 +148,7 @@ function PledgeRow({
               {pledge.donorSaysSentAt ? (
                 <Badge
                   variant="outline"
-                  title={`The donor said on ${new Date(pledge.donorSaysSentAt).toLocaleString()} that the transfer was sent`}
+                  title={`The donor said on ${formatDateTime(pledge.donorSaysSentAt, timeZone)} that the transfer was sent`}
                 >
                   Donor says sent
                 </Badge>
@@ -155,7 +158,7 @@ function PledgeRow({
         </div>
       </td>
       <td className="px-3 py-2.5 whitespace-nowrap text-ink-700">
-        <time dateTime={pledge.createdAt} title={new Date(pledge.createdAt).toLocaleString()}>
+        <time dateTime={pledge.createdAt} title={formatDateTime(pledge.createdAt, timeZone)}>
           {timeAgo(pledge.createdAt)}
         </time>
       </td>
