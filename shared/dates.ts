@@ -57,11 +57,9 @@ export function dayIn(at: string | Date, timeZone: string): string {
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
 
-/** "Mon 23 Nov" for a YYYY-MM-DD calendar day (no zone shift: the day is already the zone's). */
-export function formatShortDay(ymd: string): string {
-  return format('en-US', 'UTC', {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-  }).format(new Date(`${ymd}T12:00:00Z`));
+/** "Nov 23" for a YYYY-MM-DD calendar day (no zone shift: the day is already the zone's). */
+export function formatMonthDay(ymd: string): string {
+  return format('en-US', 'UTC', { day: 'numeric', month: 'short' }).format(
+    new Date(`${ymd}T12:00:00Z`),
+  );
 }

@@ -22,6 +22,8 @@ import type { Progress, ProgressUpdate } from '@shared/schemas/progress';
 import type { AuditPage } from '@shared/schemas/audit';
 import type { PledgeReminders, ReminderSettings } from '@shared/schemas/reminders';
 import type { RetentionStatus } from '@shared/schemas/privacy';
+import type { FulfilmentReport } from '@shared/schemas/report';
+import type { AdminRole } from '@shared/admin-roles';
 import type {
   DismissedLinesPage,
   ReviewLinesPage,
@@ -53,6 +55,7 @@ function adminPledgesUrl(p: AdminPledgeParams): string {
     pageSize: String(p.pageSize),
   });
   if (p.search.trim()) qs.set('search', p.search.trim());
+  if (p.age) qs.set('age', p.age);
   return `/api/admin/pledges?${qs}`;
 }
 
@@ -575,4 +578,26 @@ export function useEraseEmail() {
         variant: 'destructive',
       }),
   });
+}
+
+/** The fulfilment report (the Reports tab), fetched afresh each time the tab opens. */
+export function useFulfilmentReport() {
+  return useQuery({
+    queryKey: ['admin', 'reports', 'fulfilment'],
+    queryFn: () => getJson<FulfilmentReport>('/api/admin/reports/fulfilment'),
+    staleTime: 0,
+  });
+}
+
+/**
+ * The signed-in account's role (from the session check), so the dashboard shows only what the
+ * role may use; the server refuses the rest anyway. Undefined until known.
+ */
+export function useAdminRole(): AdminRole | undefined {
+  return useQuery({
+    queryKey: ['admin', 'account'],
+    queryFn: () =>
+      getJson<{ isAuthenticated: boolean; account?: { role: AdminRole } }>('/api/admin/check'),
+    staleTime: 60_000,
+  }).data?.account?.role;
 }

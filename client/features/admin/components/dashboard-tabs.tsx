@@ -1,34 +1,41 @@
 import type { KeyboardEvent } from 'react';
 import { cn } from '../../../lib/cn';
 
-export type DashboardTab = 'overview' | 'import' | 'activity';
+export type DashboardTab = 'overview' | 'import' | 'activity' | 'reports';
 
-const TABS: { value: DashboardTab; label: string }[] = [
+const ALL_TABS: { value: DashboardTab; label: string }[] = [
   { value: 'overview', label: 'Overview' },
   { value: 'import', label: 'Import bank statement' },
   { value: 'activity', label: 'Activity' },
+  { value: 'reports', label: 'Reports' },
 ];
 
-/** WAI-ARIA tabs (arrow keys move between them) for the dashboard's three views. */
+export const DASHBOARD_TABS = ALL_TABS.map((t) => t.value);
+
+/** WAI-ARIA tabs (arrow keys move between them) for the dashboard's views. */
 export function DashboardTabs({
   value,
   onChange,
+  hidden = [],
 }: {
   value: DashboardTab;
   onChange: (tab: DashboardTab) => void;
+  /** Views the signed-in role may not use. */
+  hidden?: DashboardTab[];
 }) {
+  const tabs = ALL_TABS.filter((t) => !hidden.includes(t.value));
   function onKeyDown(e: KeyboardEvent) {
-    const at = TABS.findIndex((t) => t.value === value);
+    const at = tabs.findIndex((t) => t.value === value);
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (!step) return;
     e.preventDefault();
-    const next = TABS[(at + step + TABS.length) % TABS.length]!;
+    const next = tabs[(at + step + tabs.length) % tabs.length]!;
     onChange(next.value);
     document.getElementById(`admin-tab-${next.value}`)?.focus();
   }
   return (
     <div role="tablist" aria-label="Dashboard views" className="flex gap-1 border-b border-ink-200">
-      {TABS.map((t) => (
+      {tabs.map((t) => (
         <button
           key={t.value}
           id={`admin-tab-${t.value}`}

@@ -1,4 +1,5 @@
 import { formatDateTime } from '@shared/dates';
+import { AGE_BUCKETS, AGE_BUCKET_LABELS } from '@shared/schemas/report';
 import { useCampaignTimeZone } from '../../../lib/campaign-time-zone';
 import { ArrowDown, ArrowUp, ArrowUpDown, Mail, Pencil, Search, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -302,6 +303,28 @@ export function PledgeTable({
               {STATUS_OPTIONS.map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="grid gap-1.5 sm:w-48">
+            <Label htmlFor="pledge-age">Money owed for</Label>
+            <select
+              id="pledge-age"
+              value={params.age ?? ''}
+              onChange={(e) =>
+                onParamsChange({
+                  ...params,
+                  age: AGE_BUCKETS.find((b) => b === e.target.value),
+                  page: 1,
+                })
+              }
+              className="h-11 w-full rounded-lg border border-ink-300 bg-white px-3 text-base text-ink-900 focus-visible:border-brand-700 focus-visible:ring-3 focus-visible:ring-sun-400 focus-visible:outline-none"
+            >
+              <option value="">Any age</option>
+              {AGE_BUCKETS.map((b) => (
+                <option key={b} value={b}>
+                  {AGE_BUCKET_LABELS[b]}
                 </option>
               ))}
             </select>

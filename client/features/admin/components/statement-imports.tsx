@@ -7,7 +7,6 @@ import { Card } from '../../../components/ui/card';
 import { useStatementImports, useUndoStatementImport } from '../api';
 import { ConfirmDialog } from './confirm-dialog';
 
-
 /**
  * "Recent imports": each statement file imported, with its lines still open and matched, and
  * "Undo import" (a wrong file, the wrong account): its confirmations are reversed and its lines
