@@ -18,7 +18,8 @@ const innerH = H - PAD.top - PAD.bottom;
 function yAxis(max: number, format: (v: number) => string) {
   const [, top] = nice(0, max > 0 ? max : 1, 4);
   const scale = (v: number) => PAD.top + innerH - (v / top) * innerH;
-  const marks = ticks(0, top, 4);
+  // Every plotted number is a count, containers or a whole percent: no tick between integers.
+  const marks = ticks(0, top, 4).filter((t) => Number.isInteger(t));
   return {
     scale,
     node: (

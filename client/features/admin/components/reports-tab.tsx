@@ -72,9 +72,13 @@ function Section({
           {title}
         </h2>
         <Button variant="outline" size="sm" asChild>
-          <a href={`/api/admin/reports/fulfilment.csv?table=${table}`} download>
+          <a
+            href={`/api/admin/reports/fulfilment.csv?table=${table}`}
+            download
+            aria-label={`Download CSV: ${title}`}
+          >
             <Download className="h-4 w-4" aria-hidden="true" />
-            Download CSV<span className="sr-only">: {title}</span>
+            Download CSV
           </a>
         </Button>
       </div>
