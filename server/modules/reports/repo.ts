@@ -36,185 +36,116 @@ const PAYMENTS = sql`
   join pledges p on p.id = pay.pledge_id
   where pay.reversed_at is null and ${COUNTED}`;
 
-export interface DayRow {
+export interface PledgeDayRow {
+  /** The pledges' day in the campaign's zone. */
   day: string;
-  currency: Currency;
-  minor: number;
-  containers: number;
-}
-
-/** What was pledged on each day (the pledge's day in `tz`), per currency. */
-export async function pledgedByDay(db: DbOrTx, tz: string): Promise<DayRow[]> {
-  const res = await rows<Record<string, unknown>>(
-    db,
-    sql`select ${localDay(sql`p.created_at`, tz)}::text as day, p.currency,
-          sum(p.amount::bigint * 100) as minor, sum(p.containers) as containers
-        from pledges p where ${COUNTED}
-        group by 1, 2`,
-  );
-  return res.map(toDayRow);
-}
-
-/** What arrived on each day (the payment's booking day), per pledge currency. */
-export async function receivedByDay(db: DbOrTx): Promise<DayRow[]> {
-  const res = await rows<Record<string, unknown>>(
-    db,
-    sql`with pay as (${PAYMENTS})
-        select booked_on::text as day, currency, sum(credited_minor) as minor,
-          sum(floor(running / unit) - floor((running - credited_minor) / unit)) as containers
-        from pay group by 1, 2`,
-  );
-  return res.map(toDayRow);
-}
-
-function toDayRow(r: Record<string, unknown>): DayRow {
-  return {
-    day: String(r.day),
-    currency: r.currency as Currency,
-    minor: Number(r.minor),
-    containers: Number(r.containers),
-  };
-}
-
-export interface WeekRow {
-  weekStart: string;
   currency: Currency;
   pledges: number;
   pledgedMinor: number;
-  receivedMinor: number;
   pledgedContainers: number;
+  receivedMinor: number;
   receivedContainers: number;
+  /** Of these pledges, those with money still owed, and how much. */
+  owing: number;
+  owedMinor: number;
+  owedContainers: number;
 }
 
-/** Pledges grouped by the week (Monday to Sunday, in `tz`) they were made, per currency. */
-export async function byPledgeWeek(db: DbOrTx, tz: string): Promise<WeekRow[]> {
+/**
+ * One pass over the counted pledges, grouped by their day in `tz` and currency: the weeks and the
+ * ages of owed money are whole days, so the service derives them from these rows.
+ */
+export async function pledgesByDay(db: DbOrTx, tz: string): Promise<PledgeDayRow[]> {
+  const received = sql`coalesce(p.received_minor, 0)`;
+  const owed = sql`(p.amount::bigint * 100 - ${received})`;
   const res = await rows<Record<string, unknown>>(
     db,
-    sql`select date_trunc('week', p.created_at at time zone ${tz})::date::text as week,
-          p.currency, count(*) as pledges,
+    sql`select ${localDay(sql`p.created_at`, tz)}::text as day, p.currency,
+          count(*) as pledges,
           sum(p.amount::bigint * 100) as pledged_minor,
-          sum(coalesce(p.received_minor, 0)) as received_minor,
           sum(p.containers) as pledged_containers,
-          sum(floor(coalesce(p.received_minor, 0) / ${UNIT})) as received_containers
+          sum(${received}) as received_minor,
+          sum(floor(${received} / ${UNIT})) as received_containers,
+          count(*) filter (where ${owed} > 0) as owing,
+          coalesce(sum(${owed}) filter (where ${owed} > 0), 0) as owed_minor,
+          coalesce(sum(p.containers - floor(${received} / ${UNIT})) filter (where ${owed} > 0), 0)
+            as owed_containers
         from pledges p where ${COUNTED}
         group by 1, 2`,
   );
   return res.map((r) => ({
-    weekStart: String(r.week),
+    day: String(r.day),
     currency: r.currency as Currency,
     pledges: Number(r.pledges),
     pledgedMinor: Number(r.pledged_minor),
-    receivedMinor: Number(r.received_minor),
     pledgedContainers: Number(r.pledged_containers),
+    receivedMinor: Number(r.received_minor),
     receivedContainers: Number(r.received_containers),
+    owing: Number(r.owing),
+    owedMinor: Number(r.owed_minor),
+    owedContainers: Number(r.owed_containers),
   }));
 }
 
-export interface TimeToPaymentRow {
-  currency: Currency | 'all';
-  paidPledges: number;
-  medianDays: number | null;
-}
-
-/**
- * Days from the pledge's day to the booking day of the payment that completed it, for pledges
- * paid in full; the median per currency and for all.
- */
-export async function timeToPayment(db: DbOrTx, tz: string): Promise<TimeToPaymentRow[]> {
-  const res = await rows<Record<string, unknown>>(
-    db,
-    sql`with pay as (${PAYMENTS}),
-        done as (
-          select currency, booked_on - ${localDay(sql`created_at`, tz)} as days
-          from pay where running >= pledged_minor and running - credited_minor < pledged_minor
-        )
-        select coalesce(currency, 'all') as currency, count(*) as paid,
-          percentile_cont(0.5) within group (order by days) as median
-        from done group by rollup (currency)`,
-  );
-  return res.map((r) => ({
-    currency: r.currency as Currency | 'all',
-    paidPledges: Number(r.paid),
-    medianDays: r.median === null ? null : Number(r.median),
-  }));
-}
-
-export interface AgeRow {
-  bucket: string;
+export interface PaymentGroupRow {
+  /** Which grouping the row belongs to. */
+  by: 'day' | 'reminder' | 'days-to-paid';
   currency: Currency;
-  pledges: number;
-  outstandingMinor: number;
-  outstandingContainers: number;
-}
-
-/** The SQL bucket ('0-7', ...) of a pledge's age in days on `today` (YYYY-MM-DD in `tz`). */
-export function ageBucketSql(today: string, tz: string): SQL {
-  const age = sql`(${today}::date - ${localDay(sql`p.created_at`, tz)})`;
-  return sql`(case when ${age} <= 7 then '0-7' when ${age} <= 30 then '8-30'
-    when ${age} <= 60 then '31-60' else '61+' end)`;
-}
-
-/** Money still owed: counted pledges with less credited than pledged. */
-export const OWED = sql`(p.amount::bigint * 100 - coalesce(p.received_minor, 0))`;
-export const OWES = sql`${COUNTED} and ${OWED} > 0`;
-
-/** Money still owed, by the age of the pledge on `today`, per currency. */
-export async function outstandingByAge(db: DbOrTx, today: string, tz: string): Promise<AgeRow[]> {
-  const res = await rows<Record<string, unknown>>(
-    db,
-    sql`select ${ageBucketSql(today, tz)} as bucket, p.currency, count(*) as pledges,
-          sum(${OWED}) as owed,
-          sum(p.containers - floor(coalesce(p.received_minor, 0) / ${UNIT})) as containers
-        from pledges p where ${OWES}
-        group by 1, 2`,
-  );
-  return res.map((r) => ({
-    bucket: String(r.bucket),
-    currency: r.currency as Currency,
-    pledges: Number(r.pledges),
-    outstandingMinor: Number(r.owed),
-    outstandingContainers: Number(r.containers),
-  }));
-}
-
-export interface ReminderRow {
-  reminder: number;
-  currency: Currency;
+  /** The booking day, the last reminder's step, or the days from pledge to full payment. */
+  key: string | number | null;
   payments: number;
   minor: number;
   containers: number;
 }
 
 /**
- * Each payment with the last reminder sent before it: sent before the payment was recorded and
- * no later than its booking day (a reminder after the transfer did not prompt it).
+ * One pass over the active payments of counted pledges, grouped three ways at once: by booking
+ * day; by the last reminder sent before each (sent before the payment was recorded and no later
+ * than its booking day: a reminder after the transfer did not prompt it); and, for the payment
+ * that completed a pledge, by the days from the pledge's day to it (the median's histogram).
  */
-export async function paymentsByReminder(db: DbOrTx, tz: string): Promise<ReminderRow[]> {
+export async function paymentGroups(db: DbOrTx, tz: string): Promise<PaymentGroupRow[]> {
   const res = await rows<Record<string, unknown>>(
     db,
     sql`with pay as (${PAYMENTS}),
-        sent as (
-          select o.pledge_id, o.step, o.sent_at from outbox o
-          where o.kind = 'reminder' and o.sent_at is not null and o.step is not null
-        ),
-        last as (
-          select pay.id, pay.currency, pay.credited_minor,
-            floor(pay.running / pay.unit) - floor((pay.running - pay.credited_minor) / pay.unit) as containers,
-            coalesce(max(s.step), 0) as reminder
-          from pay left join sent s on s.pledge_id = pay.pledge_id
-            and s.sent_at <= pay.recorded_at
-            and ${localDay(sql`s.sent_at`, tz)} <= pay.booked_on
-          group by pay.id, pay.currency, pay.credited_minor, pay.running, pay.unit
+        each as (
+          select pay.booked_on, pay.currency, pay.credited_minor,
+            floor(pay.running / pay.unit) - floor((pay.running - pay.credited_minor) / pay.unit)
+              as containers,
+            case when pay.running >= pay.pledged_minor
+                and pay.running - pay.credited_minor < pay.pledged_minor
+              then pay.booked_on - ${localDay(sql`pay.created_at`, tz)} end as done_days,
+            coalesce((
+              select max(o.step) from outbox o
+              where o.pledge_id = pay.pledge_id and o.kind = 'reminder' and o.step is not null
+                and o.sent_at <= pay.recorded_at
+                and ${localDay(sql`o.sent_at`, tz)} <= pay.booked_on
+            ), 0) as reminder
+          from pay
         )
-        select reminder, currency, count(*) as payments, sum(credited_minor) as minor,
-          sum(containers) as containers
-        from last group by 1, 2`,
+        select grouping(booked_on) as g_day, grouping(reminder) as g_reminder,
+          booked_on::text as day, reminder, done_days, currency,
+          count(*) as payments, sum(credited_minor) as minor, sum(containers) as containers
+        from each
+        group by grouping sets ((booked_on, currency), (reminder, currency), (done_days, currency))`,
   );
-  return res.map((r) => ({
-    reminder: Number(r.reminder),
-    currency: r.currency as Currency,
-    payments: Number(r.payments),
-    minor: Number(r.minor),
-    containers: Number(r.containers),
-  }));
+  return res.map((r) => {
+    const by =
+      Number(r.g_day) === 0 ? 'day' : Number(r.g_reminder) === 0 ? 'reminder' : 'days-to-paid';
+    return {
+      by,
+      currency: r.currency as Currency,
+      key:
+        by === 'day'
+          ? String(r.day)
+          : by === 'reminder'
+            ? Number(r.reminder)
+            : r.done_days === null
+              ? null
+              : Number(r.done_days),
+      payments: Number(r.payments),
+      minor: Number(r.minor),
+      containers: Number(r.containers),
+    };
+  });
 }

@@ -2,7 +2,9 @@ import type { Currency } from '@shared/constants';
 import { dayIn } from '@shared/dates';
 import {
   AGE_BUCKETS,
+  AGE_BUCKET_DAYS,
   AGE_BUCKET_LABELS,
+  type AgeBucket,
   reminderLabel,
   type FulfilmentReport,
   type ReportTable,
@@ -20,78 +22,147 @@ function nextDay(ymd: string): string {
 
 const ratio = (received: number, pledged: number) => (pledged > 0 ? received / pledged : null);
 
+/** Whole days from one YYYY-MM-DD to another. */
+const daysFrom = (a: string, b: string) =>
+  Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+
+/** The Monday of a YYYY-MM-DD's week. */
+function mondayOf(ymd: string): string {
+  const d = new Date(`${ymd}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+  return d.toISOString().slice(0, 10);
+}
+
+function ageBucket(days: number): AgeBucket {
+  return AGE_BUCKETS.find((b) => {
+    const [from, to] = AGE_BUCKET_DAYS[b];
+    return days >= from && (to === null || days <= to);
+  })!;
+}
+
+/** The median of a histogram (value → how many), as percentile_cont(0.5) would give it. */
+function medianOf(histogram: [value: number, count: number][]): number | null {
+  const sorted = [...histogram].sort((a, b) => a[0] - b[0]);
+  const n = sorted.reduce((s, [, c]) => s + c, 0);
+  if (n === 0) return null;
+  const at = (i: number) => {
+    let seen = 0;
+    for (const [v, c] of sorted) {
+      seen += c;
+      if (i < seen) return v;
+    }
+    return sorted[sorted.length - 1]![0];
+  };
+  return n % 2 ? at((n - 1) / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
+}
+
+type Totals = { usd: number; jmd: number; containers: number; count: number };
+const zero = (): Totals => ({ usd: 0, jmd: 0, containers: 0, count: 0 });
+function add(t: Totals, currency: Currency, minor: number, containers: number, count: number) {
+  if (currency === 'USD') t.usd += minor;
+  else t.jmd += minor;
+  t.containers += containers;
+  t.count += count;
+}
+
 export async function fulfilmentReport(
   db: DbOrTx,
   opts: { now: Date; timeZone: string; reminderSteps: number },
 ): Promise<FulfilmentReport> {
   const tz = opts.timeZone;
   const today = dayIn(opts.now, tz);
-  // One after the other: PGlite is one connection anyway, and a pg pool gains little here.
-  const pledged = await repo.pledgedByDay(db, tz);
-  const received = await repo.receivedByDay(db);
-  const weeks = await repo.byPledgeWeek(db, tz);
-  const timing = await repo.timeToPayment(db, tz);
-  const ages = await repo.outstandingByAge(db, today, tz);
-  const reminders = await repo.paymentsByReminder(db, tz);
+  // Two passes, one over the pledges and one over the payments: everything else is derived.
+  const pledgeDays = await repo.pledgesByDay(db, tz);
+  const paymentRows = await repo.paymentGroups(db, tz);
+
+  const ages = new Map(AGE_BUCKETS.map((b) => [b, zero()]));
+  for (const d of pledgeDays) {
+    if (d.owing === 0) continue;
+    // A pledge dated after "today" (a clock moved back) counts as new.
+    add(
+      ages.get(ageBucket(Math.max(0, daysFrom(d.day, today))))!,
+      d.currency,
+      d.owedMinor,
+      d.owedContainers,
+      d.owing,
+    );
+  }
+
+  const reminders = new Map<number, Totals>();
+  const toPaid: Record<Currency, [number, number][]> = { USD: [], JMD: [] };
+  const receivedDays: { day: string; currency: Currency; minor: number; containers: number }[] =
+    [];
+  for (const r of paymentRows) {
+    if (r.by === 'day') {
+      receivedDays.push({
+        day: String(r.key),
+        currency: r.currency,
+        minor: r.minor,
+        containers: r.containers,
+      });
+    } else if (r.by === 'reminder') {
+      const step = Number(r.key);
+      if (!reminders.has(step)) reminders.set(step, zero());
+      add(reminders.get(step)!, r.currency, r.minor, r.containers, r.payments);
+    } else if (r.key !== null) {
+      toPaid[r.currency].push([Number(r.key), r.payments]);
+    }
+  }
+  const steps = Math.max(opts.reminderSteps, ...reminders.keys());
 
   return {
     timeZone: tz,
     today,
-    daily: cumulativeDays(pledged, received, today),
-    weekly: weekly(weeks),
+    daily: cumulativeDays(pledgeDays, receivedDays, today),
+    weekly: weekly(pledgeDays),
     timeToPayment: (['all', 'USD', 'JMD'] as const).map((currency) => {
-      const row = timing.find((t) => t.currency === currency);
-      return { currency, paidPledges: row?.paidPledges ?? 0, medianDays: row?.medianDays ?? null };
-    }),
-    outstandingByAge: AGE_BUCKETS.map((bucket) => {
-      const of = (c: Currency) => ages.find((a) => a.bucket === bucket && a.currency === c);
-      const usd = of('USD');
-      const jmd = of('JMD');
+      const histogram = currency === 'all' ? [...toPaid.USD, ...toPaid.JMD] : toPaid[currency];
       return {
-        bucket,
-        pledges: (usd?.pledges ?? 0) + (jmd?.pledges ?? 0),
-        outstandingUSD: usd?.outstandingMinor ?? 0,
-        outstandingJMD: jmd?.outstandingMinor ?? 0,
-        outstandingContainers:
-          (usd?.outstandingContainers ?? 0) + (jmd?.outstandingContainers ?? 0),
+        currency,
+        paidPledges: histogram.reduce((s, [, c]) => s + c, 0),
+        medianDays: medianOf(histogram),
       };
     }),
-    paymentsByReminder: Array.from(
-      { length: Math.max(opts.reminderSteps, ...reminders.map((r) => r.reminder)) + 1 },
-      (_, reminder) => {
-        const of = (c: Currency) =>
-          reminders.find((r) => r.reminder === reminder && r.currency === c);
-        const usd = of('USD');
-        const jmd = of('JMD');
-        return {
-          reminder,
-          payments: (usd?.payments ?? 0) + (jmd?.payments ?? 0),
-          receivedUSD: usd?.minor ?? 0,
-          receivedJMD: jmd?.minor ?? 0,
-          receivedContainers: (usd?.containers ?? 0) + (jmd?.containers ?? 0),
-        };
-      },
-    ),
+    outstandingByAge: AGE_BUCKETS.map((bucket) => {
+      const t = ages.get(bucket)!;
+      return {
+        bucket,
+        pledges: t.count,
+        outstandingUSD: t.usd,
+        outstandingJMD: t.jmd,
+        outstandingContainers: t.containers,
+      };
+    }),
+    paymentsByReminder: Array.from({ length: steps + 1 }, (_, reminder) => {
+      const t = reminders.get(reminder) ?? zero();
+      return {
+        reminder,
+        payments: t.count,
+        receivedUSD: t.usd,
+        receivedJMD: t.jmd,
+        receivedContainers: t.containers,
+      };
+    }),
   };
 }
 
 /** Every day from the first pledge or payment to today, each with the totals up to it. */
 function cumulativeDays(
-  pledged: repo.DayRow[],
-  received: repo.DayRow[],
+  pledged: repo.PledgeDayRow[],
+  received: { day: string; currency: Currency; minor: number; containers: number }[],
   today: string,
 ): FulfilmentReport['daily'] {
-  const all = [...pledged, ...received];
+  const all = [...pledged.map((p) => p.day), ...received.map((r) => r.day)];
   if (all.length === 0) return [];
-  const first = all.reduce((m, r) => (r.day < m ? r.day : m), today);
-  const last = all.reduce((m, r) => (r.day > m ? r.day : m), today);
-  const byDay = (list: repo.DayRow[]) => {
-    const map = new Map<string, repo.DayRow[]>();
+  const first = all.reduce((m, d) => (d < m ? d : m), today);
+  const last = all.reduce((m, d) => (d > m ? d : m), today);
+  const group = <T extends { day: string }>(list: T[]) => {
+    const map = new Map<string, T[]>();
     for (const r of list) map.set(r.day, [...(map.get(r.day) ?? []), r]);
     return map;
   };
-  const p = byDay(pledged);
-  const r = byDay(received);
+  const p = group(pledged);
+  const r = group(received);
   const run = {
     pledgedContainers: 0,
     receivedContainers: 0,
@@ -103,8 +174,8 @@ function cumulativeDays(
   const out: FulfilmentReport['daily'] = [];
   for (let day = first; day <= last; day = nextDay(day)) {
     for (const row of p.get(day) ?? []) {
-      run.pledgedContainers += row.containers;
-      run[`pledged${row.currency}`] += row.minor;
+      run.pledgedContainers += row.pledgedContainers;
+      run[`pledged${row.currency}`] += row.pledgedMinor;
     }
     for (const row of r.get(day) ?? []) {
       run.receivedContainers += row.containers;
@@ -115,26 +186,37 @@ function cumulativeDays(
   return out;
 }
 
-function weekly(rows: repo.WeekRow[]): FulfilmentReport['weekly'] {
-  const starts = [...new Set(rows.map((r) => r.weekStart))].sort();
-  return starts.map((weekStart) => {
-    const of = (c: Currency) => rows.find((r) => r.weekStart === weekStart && r.currency === c);
-    const usd = of('USD');
-    const jmd = of('JMD');
-    const pledgedContainers = (usd?.pledgedContainers ?? 0) + (jmd?.pledgedContainers ?? 0);
-    const receivedContainers = (usd?.receivedContainers ?? 0) + (jmd?.receivedContainers ?? 0);
+/** The pledges' days grouped into their weeks (Monday to Sunday). */
+function weekly(days: repo.PledgeDayRow[]): FulfilmentReport['weekly'] {
+  const weeks = new Map<string, Record<Currency, repo.PledgeDayRow[]>>();
+  for (const d of days) {
+    const w = mondayOf(d.day);
+    if (!weeks.has(w)) weeks.set(w, { USD: [], JMD: [] });
+    weeks.get(w)![d.currency].push(d);
+  }
+  return [...weeks.keys()].sort().map((weekStart) => {
+    const of = weeks.get(weekStart)!;
+    const sum = (c: Currency, f: (d: repo.PledgeDayRow) => number) =>
+      of[c].reduce((s, d) => s + f(d), 0);
+    const both = (f: (d: repo.PledgeDayRow) => number) => sum('USD', f) + sum('JMD', f);
+    const pledgedContainers = both((d) => d.pledgedContainers);
+    const receivedContainers = both((d) => d.receivedContainers);
+    const pledgedUSD = sum('USD', (d) => d.pledgedMinor);
+    const receivedUSD = sum('USD', (d) => d.receivedMinor);
+    const pledgedJMD = sum('JMD', (d) => d.pledgedMinor);
+    const receivedJMD = sum('JMD', (d) => d.receivedMinor);
     return {
       weekStart,
-      pledges: (usd?.pledges ?? 0) + (jmd?.pledges ?? 0),
+      pledges: both((d) => d.pledges),
       pledgedContainers,
       receivedContainers,
       rate: ratio(receivedContainers, pledgedContainers),
-      pledgedUSD: usd?.pledgedMinor ?? 0,
-      receivedUSD: usd?.receivedMinor ?? 0,
-      rateUSD: ratio(usd?.receivedMinor ?? 0, usd?.pledgedMinor ?? 0),
-      pledgedJMD: jmd?.pledgedMinor ?? 0,
-      receivedJMD: jmd?.receivedMinor ?? 0,
-      rateJMD: ratio(jmd?.receivedMinor ?? 0, jmd?.pledgedMinor ?? 0),
+      pledgedUSD,
+      receivedUSD,
+      rateUSD: ratio(receivedUSD, pledgedUSD),
+      pledgedJMD,
+      receivedJMD,
+      rateJMD: ratio(receivedJMD, pledgedJMD),
     };
   });
 }
