@@ -107,7 +107,20 @@ export interface PaymentGroupRow {
 export async function paymentGroups(db: DbOrTx, tz: string): Promise<PaymentGroupRow[]> {
   const res = await rows<Record<string, unknown>>(
     db,
+    // The reminders are joined (a hash join over the reminder rows) rather than looked up per
+    // payment: measured at 100,000 pledges on PGlite, ~190 ms against ~500-1,100 ms.
     sql`with pay as (${PAYMENTS}),
+        sent as (
+          select o.pledge_id, o.step, o.sent_at from outbox o
+          where o.kind = 'reminder' and o.step is not null and o.sent_at is not null
+        ),
+        last as (
+          select pay.id, coalesce(max(s.step), 0) as reminder
+          from pay join sent s on s.pledge_id = pay.pledge_id
+            and s.sent_at <= pay.recorded_at
+            and ${localDay(sql`s.sent_at`, tz)} <= pay.booked_on
+          group by pay.id
+        ),
         each as (
           select pay.booked_on, pay.currency, pay.credited_minor,
             floor(pay.running / pay.unit) - floor((pay.running - pay.credited_minor) / pay.unit)
@@ -115,13 +128,8 @@ export async function paymentGroups(db: DbOrTx, tz: string): Promise<PaymentGrou
             case when pay.running >= pay.pledged_minor
                 and pay.running - pay.credited_minor < pay.pledged_minor
               then pay.booked_on - ${localDay(sql`pay.created_at`, tz)} end as done_days,
-            coalesce((
-              select max(o.step) from outbox o
-              where o.pledge_id = pay.pledge_id and o.kind = 'reminder' and o.step is not null
-                and o.sent_at <= pay.recorded_at
-                and ${localDay(sql`o.sent_at`, tz)} <= pay.booked_on
-            ), 0) as reminder
-          from pay
+            coalesce(last.reminder, 0) as reminder
+          from pay left join last on last.id = pay.id
         )
         select grouping(booked_on) as g_day, grouping(reminder) as g_reminder,
           booked_on::text as day, reminder, done_days, currency,
@@ -148,4 +156,19 @@ export async function paymentGroups(db: DbOrTx, tz: string): Promise<PaymentGrou
       containers: Number(r.containers),
     };
   });
+}
+
+/**
+ * What the report is built from, in one row: the totals' version (every statement that changes
+ * a pledge, a payment's pledge included, bumps it) and the payments' count and latest times. The
+ * same answer means the same report (for the same day), so the service keeps the last one.
+ */
+export async function reportSourceVersion(db: DbOrTx): Promise<string> {
+  const [r] = await rows<Record<string, unknown>>(
+    db,
+    sql`select (select version from pledge_totals where id = 1) as v,
+          count(*) as n, max(recorded_at)::text as rec, max(reversed_at)::text as rev
+        from payments`,
+  );
+  return `${String(r!.v)}|${String(r!.n)}|${String(r!.rec)}|${String(r!.rev)}`;
 }

@@ -424,4 +424,23 @@ describe('the fulfilment report', () => {
     }
     expect((await app.request('/api/admin/reports/fulfilment')).status).toBe(401);
   });
+
+  // Last: it changes the data. The report is kept between requests; a payment must show at once.
+  test('a payment recorded now shows in the next report', async ({ adminClient, confirm }) => {
+    const before = await report(adminClient.request);
+    const f = SEED.find((p) => p.key === 'F') as SeedPledge & { id: string };
+    expect((await confirm(f.id)).status).toBe(200);
+    const after = await report(adminClient.request);
+    expect(after.outstandingByAge[0]).toEqual({
+      bucket: '0-7',
+      pledges: 0,
+      outstandingUSD: 0,
+      outstandingJMD: 0,
+      outstandingContainers: 0,
+    });
+    expect(after.paymentsByReminder[0]!.payments).toBe(before.paymentsByReminder[0]!.payments + 1);
+    expect(after.daily.at(-1)!.receivedUSD).toBe(before.daily.at(-1)!.receivedUSD + 1100);
+    // F was pledged on the 18th and paid today, the 20th.
+    expect(after.timeToPayment[0]!.paidPledges).toBe(5);
+  });
 });

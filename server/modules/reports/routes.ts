@@ -4,15 +4,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fulfilmentReportSchema, reportCsvQuerySchema } from '@shared/schemas/report';
 import type { AppContext } from '../../context';
-import { fulfilmentReport, reportCsvRows } from './service';
+import { cachedFulfilmentReport, reportCsvRows } from './service';
 
 /** The fulfilment report (the admin's Reports tab) and each of its tables as CSV. */
 export async function reportRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, config } = ctx;
 
+  const report = cachedFulfilmentReport();
   const build = () =>
-    fulfilmentReport(db, {
+    report(db, {
       now: config.now(),
       timeZone: config.campaign.timeZone,
       reminderSteps: config.campaign.reminders.days.length,

@@ -71,9 +71,12 @@ export async function fulfilmentReport(
 ): Promise<FulfilmentReport> {
   const tz = opts.timeZone;
   const today = dayIn(opts.now, tz);
-  // Two passes, one over the pledges and one over the payments: everything else is derived.
-  const pledgeDays = await repo.pledgesByDay(db, tz);
-  const paymentRows = await repo.paymentGroups(db, tz);
+  // Two passes, one over the pledges and one over the payments: everything else is derived. At
+  // once: on PostgreSQL each gets a connection of the pool (PGlite runs them one after the other).
+  const [pledgeDays, paymentRows] = await Promise.all([
+    repo.pledgesByDay(db, tz),
+    repo.paymentGroups(db, tz),
+  ]);
 
   const ages = new Map(AGE_BUCKETS.map((b) => [b, zero()]));
   for (const d of pledgeDays) {
@@ -90,8 +93,7 @@ export async function fulfilmentReport(
 
   const reminders = new Map<number, Totals>();
   const toPaid: Record<Currency, [number, number][]> = { USD: [], JMD: [] };
-  const receivedDays: { day: string; currency: Currency; minor: number; containers: number }[] =
-    [];
+  const receivedDays: { day: string; currency: Currency; minor: number; containers: number }[] = [];
   for (const r of paymentRows) {
     if (r.by === 'day') {
       receivedDays.push({
@@ -143,6 +145,27 @@ export async function fulfilmentReport(
         receivedContainers: t.containers,
       };
     }),
+  };
+}
+
+/**
+ * The report, kept until what it is built from changes (repo.reportSourceVersion) or the day in
+ * the campaign's zone turns: opening the tab again, or downloading its tables one by one, does not
+ * run the two passes over every pledge and payment again.
+ */
+export function cachedFulfilmentReport() {
+  let last: { key: string; report: FulfilmentReport } | undefined;
+  return async (db: DbOrTx, opts: Parameters<typeof fulfilmentReport>[1]) => {
+    const key = [
+      await repo.reportSourceVersion(db),
+      dayIn(opts.now, opts.timeZone),
+      opts.timeZone,
+      opts.reminderSteps,
+    ].join('|');
+    if (last?.key === key) return last.report;
+    const report = await fulfilmentReport(db, opts);
+    last = { key, report };
+    return report;
   };
 }
 
