@@ -3,9 +3,10 @@ import { UNIT_PRICE_CENTS, type Currency } from '@shared/constants';
 import type { DbOrTx } from '../../db/client';
 
 /**
- * All SQL of the fulfilment report. Every query aggregates in the database (a handful of rows per
- * day, week or bucket come back, never the pledges), so 100,000 pledges stay well under the
- * report's 200 ms budget (docs/performance.md).
+ * All SQL of the fulfilment report. Money and containers are bigint throughout: integer division
+ * of non-negative numbers is the floor the containers need, without numeric's slower arithmetic. Both passes aggregate in the database
+ * (a few hundred rows come back, never the pledges); timings at 100,000 pledges are in
+ * docs/performance.md.
  *
  * Counted pledges only (open and lapsed), as the totals count them. Money is in cents of the
  * pledge's currency: a payment's `credited_minor`.
@@ -29,9 +30,9 @@ async function rows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
 const PAYMENTS = sql`
   select pay.id, pay.pledge_id, pay.booked_on, pay.recorded_at, pay.credited_minor,
     p.currency, p.amount::bigint * 100 as pledged_minor, p.created_at, ${UNIT} as unit,
-    sum(pay.credited_minor) over (
+    (sum(pay.credited_minor) over (
       partition by pay.pledge_id order by pay.booked_on, pay.recorded_at, pay.id
-    ) as running
+    ))::bigint as running
   from payments pay
   join pledges p on p.id = pay.pledge_id
   where pay.reversed_at is null and ${COUNTED}`;
@@ -65,10 +66,10 @@ export async function pledgesByDay(db: DbOrTx, tz: string): Promise<PledgeDayRow
           sum(p.amount::bigint * 100) as pledged_minor,
           sum(p.containers) as pledged_containers,
           sum(${received}) as received_minor,
-          sum(floor(${received} / ${UNIT})) as received_containers,
+          sum(${received} / ${UNIT}) as received_containers,
           count(*) filter (where ${owed} > 0) as owing,
           coalesce(sum(${owed}) filter (where ${owed} > 0), 0) as owed_minor,
-          coalesce(sum(p.containers - floor(${received} / ${UNIT})) filter (where ${owed} > 0), 0)
+          coalesce(sum(p.containers - ${received} / ${UNIT}) filter (where ${owed} > 0), 0)
             as owed_containers
         from pledges p where ${COUNTED}
         group by 1, 2`,
@@ -123,8 +124,7 @@ export async function paymentGroups(db: DbOrTx, tz: string): Promise<PaymentGrou
         ),
         each as (
           select pay.booked_on, pay.currency, pay.credited_minor,
-            floor(pay.running / pay.unit) - floor((pay.running - pay.credited_minor) / pay.unit)
-              as containers,
+            pay.running / pay.unit - (pay.running - pay.credited_minor) / pay.unit as containers,
             case when pay.running >= pay.pledged_minor
                 and pay.running - pay.credited_minor < pay.pledged_minor
               then pay.booked_on - ${localDay(sql`pay.created_at`, tz)} end as done_days,
