@@ -30,7 +30,7 @@ const ymd = z.iso.date();
 /** received ÷ pledged (1 = all of it arrived); null when nothing was pledged. */
 const rate = z.number().nullable();
 
-export const reportDaySchema = z.object({
+const reportDaySchema = z.object({
   day: ymd,
   /** Cumulative, up to and including this day. */
   pledgedContainers: int,
@@ -41,7 +41,7 @@ export const reportDaySchema = z.object({
   receivedJMD: int,
 });
 
-export const reportWeekSchema = z.object({
+const reportWeekSchema = z.object({
   /** The Monday the week starts on. */
   weekStart: ymd,
   pledges: int,
@@ -56,14 +56,14 @@ export const reportWeekSchema = z.object({
   rateJMD: rate,
 });
 
-export const reportTimeToPaymentSchema = z.object({
+const reportTimeToPaymentSchema = z.object({
   currency: z.enum(['all', 'USD', 'JMD']),
   /** Pledges paid in full: the day of the payment that completed each is its payment day. */
   paidPledges: int,
   medianDays: z.number().nullable(),
 });
 
-export const reportAgeSchema = z.object({
+const reportAgeSchema = z.object({
   bucket: z.enum(AGE_BUCKETS),
   pledges: int,
   outstandingUSD: int,
@@ -71,7 +71,7 @@ export const reportAgeSchema = z.object({
   outstandingContainers: int,
 });
 
-export const reportReminderSchema = z.object({
+const reportReminderSchema = z.object({
   /** The last reminder step sent before the payment (0 = none). */
   reminder: int,
   payments: int,
@@ -92,7 +92,7 @@ export const fulfilmentReportSchema = z.object({
 });
 export type FulfilmentReport = z.infer<typeof fulfilmentReportSchema>;
 
-export const REPORT_TABLES = [
+const REPORT_TABLES = [
   'daily',
   'weekly',
   'time-to-payment',
