@@ -92,13 +92,7 @@ export const fulfilmentReportSchema = z.object({
 });
 export type FulfilmentReport = z.infer<typeof fulfilmentReportSchema>;
 
-const REPORT_TABLES = [
-  'daily',
-  'weekly',
-  'time-to-payment',
-  'outstanding',
-  'reminders',
-] as const;
+const REPORT_TABLES = ['daily', 'weekly', 'time-to-payment', 'outstanding', 'reminders'] as const;
 export type ReportTable = (typeof REPORT_TABLES)[number];
 
 export const reportCsvQuerySchema = z.object({
