@@ -163,10 +163,13 @@ describe('the Reports tab', () => {
     expect(page.url()).toBe(`${server.baseUrl}/admin?age=31-60`);
     expect(await page.getByLabel('Money owed for').inputValue()).toBe('31-60');
     const table = page.getByRole('table', { name: /Pledges, sorted/ });
+    // The unfiltered page stays on screen until the filtered one arrives: wait for it to go.
+    await table.getByRole('row').filter({ hasText: 'Report Ben' }).waitFor({ state: 'detached' });
     await table.getByRole('row').filter({ hasText: 'Report Gus' }).waitFor();
     await table.getByRole('row').filter({ hasText: 'Report Ivy' }).waitFor();
     expect(await table.getByRole('row').filter({ hasText: 'Report' }).count()).toBe(2);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'admin-pledges-age-filter');
 
     // The address opens the same view: the filter comes back on a reload.
     await page.reload();
