@@ -598,6 +598,7 @@ export function useAdminRole(): AdminRole | undefined {
     queryKey: ['admin', 'account'],
     queryFn: () =>
       getJson<{ isAuthenticated: boolean; account?: { role: AdminRole } }>('/api/admin/check'),
-    staleTime: 60_000,
+    // Asked again each time the dashboard mounts: a sign-in as someone else has another role.
+    staleTime: 0,
   }).data?.account?.role;
 }
