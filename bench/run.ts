@@ -18,6 +18,7 @@ import {
 } from './lib/load';
 import { createBenchDatabase, PG_ADMIN_URL } from './lib/postgres';
 import { benchStatementImport, type ImportResult } from './lib/statement-import';
+import { benchReport, REPORT_TARGET_MS, type ReportResult } from './lib/report';
 import { freePort, ROOT, sleep, startServer, type Memory } from './lib/servers';
 
 const SEED_PLEDGES = Number(process.env.BENCH_SEED ?? 10_000);
@@ -34,14 +35,21 @@ const LIVE_PHASES: [number, number][] = [
 /**
  * One scenario alone, `npm run bench -- --only=<name>` or BENCH_ONLY=<name>: `home` (the app on
  * PGlite and the baseline for GET /, Lighthouse and the JavaScript count; no PostgreSQL, no POST
- * run, no live clients), `live` (the live-progress scenario) or `import` (a 20,000-line, ~5 MB
- * bank statement imported while GET /api/progress is measured).
+ * run, no live clients), `live` (the live-progress scenario), `import` (a 20,000-line, ~5 MB
+ * bank statement imported while GET /api/progress is measured) or `report` (the fulfilment
+ * report's query time at 100,000 pledges, on PGlite and PostgreSQL; no server, no build).
  */
 const ONLY =
   process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ??
   process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== 'home' && ONLY !== 'live' && ONLY !== 'import') {
-  process.stderr.write(`bench: unknown --only=${ONLY} (known: home, live, import)\n`);
+if (
+  ONLY !== undefined &&
+  ONLY !== 'home' &&
+  ONLY !== 'live' &&
+  ONLY !== 'import' &&
+  ONLY !== 'report'
+) {
+  process.stderr.write(`bench: unknown --only=${ONLY} (known: home, live, import, report)\n`);
   process.exit(2);
 }
 /** The home page's targets (LCP, TBT, CLS, Performance, JavaScript; GET / against the baseline). */
@@ -481,10 +489,11 @@ function liveTargets(live: LiveResult): Target[] {
 
 async function main() {
   const started = Date.now();
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  if (ONLY === 'report') return reportOnly(started);
   if (!(await buildIfNeeded(log))) {
     throw new Error('npm run build failed');
   }
-  mkdirSync(RESULTS_DIR, { recursive: true });
   if (ONLY === 'live') return liveOnly(started);
   if (ONLY === 'import') return importOnly(started);
   log(
@@ -593,9 +602,21 @@ async function main() {
     }
   }
 
+  // 6. The fulfilment report's queries at 100,000 pledges.
+  let report: ReportResult | undefined;
+  if (ONLY !== 'home') {
+    try {
+      report = await benchReport(log);
+    } catch (err) {
+      errors.push(`report: ${(err as Error).message}`);
+      log(`[report] FAILED: ${(err as Error).message}`);
+    }
+  }
+
   const checks = [
     ...targets(baseline, pglite, postgres, home, live),
     ...(statementImport ? importTargets(statementImport) : []),
+    ...(report ? reportTargets(report) : []),
   ];
   log(`\n${table(baseline, { pglite, postgres })}\n`);
   if (baselineRuns.length > 1) {
@@ -643,6 +664,7 @@ async function main() {
     home,
     live,
     statementImport,
+    report,
     targets: checks,
     errors,
     elapsedS: Math.round((Date.now() - started) / 1000),
@@ -659,6 +681,42 @@ async function main() {
   );
   log(`load average at the end: ${loadAverage()}`);
   if (errors.length) process.exitCode = 1;
+}
+
+/** The fulfilment report at 100,000 pledges, on each database. */
+function reportTargets(r: ReportResult): Target[] {
+  return (['pglite', 'postgres'] as const).flatMap((db) => {
+    const t = r[db];
+    return t
+      ? [
+          {
+            name: `report: ${db} p50 ms`,
+            value: t.p50Ms,
+            target: `<= ${REPORT_TARGET_MS}`,
+            pass: t.p50Ms <= REPORT_TARGET_MS,
+          },
+        ]
+      : [];
+  });
+}
+
+/** `BENCH_ONLY=report`: the fulfilment report's query time alone, with its target. */
+async function reportOnly(started: number) {
+  log(
+    `bench (report only): ${os.cpus().length} CPUs, Node ${process.version}, load ${loadAverage()}`,
+  );
+  const report = await benchReport(log);
+  const checks = reportTargets(report);
+  log('\nTargets:');
+  for (const t of checks)
+    log(
+      `  ${t.pass ? 'ok  ' : 'MISS'} ${t.name.padEnd(32)} ${String(t.value ?? '-').padStart(9)}  (${t.target})`,
+    );
+  writeFileSync(
+    path.join(RESULTS_DIR, 'report.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), report, targets: checks, elapsedS: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`,
+  );
+  log(`load average after: ${loadAverage()}`);
 }
 
 /** GET /api/progress stays answered while a statement is read and stored. */

@@ -11,6 +11,11 @@ export const headerControlsChunk = lazyPreloaded(
   () => import('./features/admin/components/header-controls'),
 );
 
+/** The dashboard's Reports tab and its chart code, loaded when the tab opens. */
+export const reportsTabChunk = lazyPreloaded(
+  () => import('./features/admin/components/reports-tab'),
+);
+
 /** The "Admin Access" dialog, opened in place by the header's admin login icon. */
 export const loginDialogChunk = lazyPreloaded(() =>
   import('./features/admin/components/login-dialog').then((m) => ({ default: m.LoginDialog })),

@@ -18,6 +18,7 @@ import { reminderRoutes } from './modules/reminders/routes';
 import { ledgerRoutes } from './modules/ledger/routes';
 import { privacyRoutes } from './modules/privacy/routes';
 import { newsRoutes } from './modules/news/routes';
+import { reportRoutes } from './modules/reports/routes';
 import { registerSpa } from './plugins/spa';
 
 /**
@@ -46,6 +47,7 @@ export async function registerRoutes(
   await ledgerRoutes(app, ctx);
   await privacyRoutes(app, ctx);
   await newsRoutes(app, ctx);
+  await reportRoutes(app, ctx);
   await pageRoutes(app, { ...ctx, clientDir });
   await registerSpa(app, { clientDir });
 }

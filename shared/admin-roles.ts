@@ -81,6 +81,9 @@ export const ADMIN_ROUTE_ROLES: Record<string, readonly AdminRole[]> = {
   'GET /api/admin/pledges/:id/reminders': MONEY,
   'PUT /api/admin/pledges/:id/reminders': MONEY,
   'GET /api/admin/privacy': READ,
+  // The fulfilment report and its CSV tables: totals only, no donor's details.
+  'GET /api/admin/reports/fulfilment': READ,
+  'GET /api/admin/reports/fulfilment.csv': READ,
   'POST /api/admin/privacy/erase': MONEY,
 
   'POST /api/updates': CONTENT,

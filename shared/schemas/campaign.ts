@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CAMPAIGN_TIME_ZONE } from '../constants';
 import { DEFAULT_REFERENCE_PREFIX, REFERENCE_PREFIX_PATTERN } from '../payment-reference';
 
 /**
@@ -7,6 +8,15 @@ import { DEFAULT_REFERENCE_PREFIX, REFERENCE_PREFIX_PATTERN } from '../payment-r
  * validated at start-up.
  */
 const text = z.string().trim().min(1);
+
+function validTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 const link = z.url({ protocol: /^https?$/ });
 
 const bankAccount = z.object({
@@ -124,6 +134,14 @@ export const campaignSchema = z.object({
       checkEveryMinutes: 15,
       maxPerRun: 200,
     }),
+  /**
+   * The campaign's time zone (IANA name): the admin shows every date and time in it, and the
+   * fulfilment report counts its days and weeks in it.
+   */
+  timeZone: z
+    .string()
+    .refine(validTimeZone, { message: 'timeZone must be an IANA time zone, e.g. America/Jamaica' })
+    .default(CAMPAIGN_TIME_ZONE),
   /** Donor data and privacy (issue 28): the notice at /privacy and the retention rule. */
   privacy: privacySchema.optional(),
 });

@@ -7,6 +7,7 @@ import {
   PLEDGE_AMOUNT_MIN,
 } from '../constants';
 import { parseMinor, PAYMENT_STATES } from '../received';
+import { AGE_BUCKETS } from './report';
 import { humanText } from './text';
 
 const AMOUNT_MIN_MESSAGE = 'Pledge amount must be at least $1';
@@ -233,6 +234,11 @@ export const adminPledgeQuerySchema = z.object({
   order: z.enum(['asc', 'desc']).optional().default('desc'),
   page: z.coerce.number().int().min(1).max(1_000_000).optional().default(1),
   pageSize: z.coerce.number().int().min(1).max(200).optional().default(50),
+  /**
+   * Only pledges with money still owed, of this age in days (the fulfilment report's buckets,
+   * counted in the campaign's time zone).
+   */
+  age: z.enum(AGE_BUCKETS).optional(),
 });
 export type AdminPledgeQuery = z.infer<typeof adminPledgeQuerySchema>;
 

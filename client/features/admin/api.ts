@@ -21,6 +21,7 @@ import type { Progress, ProgressUpdate } from '@shared/schemas/progress';
 import type { AuditPage } from '@shared/schemas/audit';
 import type { PledgeReminders, ReminderSettings } from '@shared/schemas/reminders';
 import type { RetentionStatus } from '@shared/schemas/privacy';
+import type { FulfilmentReport } from '@shared/schemas/report';
 import type {
   DismissedLinesPage,
   ReviewLinesPage,
@@ -58,6 +59,7 @@ function adminPledgesUrl(p: AdminPledgeParams): string {
     pageSize: String(p.pageSize),
   });
   if (p.search.trim()) qs.set('search', p.search.trim());
+  if (p.age) qs.set('age', p.age);
   return `/api/admin/pledges?${qs}`;
 }
 
@@ -605,5 +607,14 @@ export function useEraseEmail() {
         description: errorMessage(error, 'Could not erase the data.'),
         variant: 'destructive',
       }),
+  });
+}
+
+/** The fulfilment report (the Reports tab), fetched afresh each time the tab opens. */
+export function useFulfilmentReport() {
+  return useQuery({
+    queryKey: ['admin', 'reports', 'fulfilment'],
+    queryFn: () => getJson<FulfilmentReport>('/api/admin/reports/fulfilment'),
+    staleTime: 0,
   });
 }

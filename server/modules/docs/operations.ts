@@ -14,6 +14,7 @@ export type Tag =
   | 'pledges'
   | 'donor status'
   | 'reminders'
+  | 'reports'
   | 'progress'
   | 'updates'
   | 'uploads'
@@ -31,6 +32,7 @@ export const TAGS: Record<Tag, string> = {
   pledges: 'Pledges: the public form and list, and the administrators’ management of them',
   'donor status': 'The donor’s private status link, sent in every e-mail',
   reminders: 'Reminders for unpaid pledges, their pause, and lapsed pledges (issue 26)',
+  reports: 'The fulfilment report: what was promised, what arrived and when',
   progress: 'The campaign’s totals, and their live stream',
   updates: 'Progress updates with a photo, posted by the administrators',
   uploads: 'Photo uploads through short-lived signed links',
@@ -151,6 +153,15 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: 'Pause or resume the reminders of one pledge',
     tag: 'reminders',
     errors: [400, 404],
+  },
+
+  'GET /api/admin/reports/fulfilment': {
+    summary: 'The fulfilment report: pledged and received by day, rates by week, ages, reminders',
+    tag: 'reports',
+  },
+  'GET /api/admin/reports/fulfilment.csv': {
+    summary: 'One table of the fulfilment report as CSV',
+    tag: 'reports',
   },
 
   'GET /api/admin/pledges/{id}/emails': {

@@ -42,6 +42,8 @@ const EXPECTED = [
   'GET /api/admin/pledges/{id}/emails',
   'POST /api/admin/pledges/{id}/emails/resend',
   'GET /api/admin/reminders',
+  'GET /api/admin/reports/fulfilment',
+  'GET /api/admin/reports/fulfilment.csv',
   'PUT /api/admin/reminders',
   'POST /api/admin/pledges/lapsed/release',
   'GET /api/admin/pledges/{id}/reminders',

@@ -8,6 +8,7 @@ import {
   type ReferenceKey,
 } from '@shared/payment-reference';
 import type { AdminPledgeQuery, PledgeCreate, PledgeStats } from '@shared/schemas/pledge';
+import { AGE_BUCKET_DAYS } from '@shared/schemas/report';
 import type { DbOrTx } from '../../db/client';
 import { payments, type PLEDGE_STATUSES, pledges, pledgeTotals } from '../../db/schema';
 
@@ -398,7 +399,16 @@ export async function readPledgeTotals(db: DbOrTx): Promise<PledgeTotals> {
   return rows[0]!;
 }
 
-function adminWhere(q: Pick<AdminPledgeQuery, 'search' | 'status'>): SQL | undefined {
+/** Today and the time zone the age filter counts days in (the fulfilment report's buckets). */
+export interface AgeContext {
+  today: string;
+  timeZone: string;
+}
+
+function adminWhere(
+  q: Pick<AdminPledgeQuery, 'search' | 'status' | 'age'>,
+  ageContext?: AgeContext,
+): SQL | undefined {
   const conds: SQL[] = [];
   const term = q.search.trim();
   if (term) {
@@ -418,6 +428,17 @@ function adminWhere(q: Pick<AdminPledgeQuery, 'search' | 'status'>): SQL | undef
   if (q.status === 'pending') conds.push(eq(pledges.isPaid, false), counted);
   if (q.status === 'cancelled') conds.push(eq(pledges.status, 'cancelled'));
   if (q.status === 'lapsed') conds.push(inArray(pledges.status, ['lapsed', 'released']));
+  if (q.age && ageContext) {
+    // The report's own SQL (aliased p there): money still owed, and the age in the zone's days.
+    const [from, to] = AGE_BUCKET_DAYS[q.age];
+    const age = sql`(${ageContext.today}::date - (${pledges.createdAt} at time zone ${ageContext.timeZone})::date)`;
+    conds.push(
+      counted,
+      sql`${pledges.amount}::bigint * 100 - coalesce(${pledges.receivedMinor}, 0) > 0`,
+      sql`${age} >= ${from}`,
+      ...(to === null ? [] : [sql`${age} <= ${to}`]),
+    );
+  }
   return conds.length ? and(...conds) : undefined;
 }
 
@@ -429,8 +450,13 @@ function adminWhere(q: Pick<AdminPledgeQuery, 'search' | 'status'>): SQL | undef
  * search), saves the count and lets a page past the middle be read from the other end, reversed:
  * an OFFSET walks every row it skips.
  */
-export async function adminPledgePage(db: DbOrTx, q: AdminPledgeQuery, knownTotal?: number) {
-  const where = adminWhere(q);
+export async function adminPledgePage(
+  db: DbOrTx,
+  q: AdminPledgeQuery,
+  knownTotal?: number,
+  ageContext?: AgeContext,
+) {
+  const where = adminWhere(q, ageContext);
   const ordered = (descending: boolean) => {
     const dir = descending ? desc : asc;
     return q.sort === 'amount'

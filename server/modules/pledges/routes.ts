@@ -23,6 +23,7 @@ import { BODY_NOT_OBJECT, badRequest, HttpError, notFound } from '../../lib/http
 import { sendCached, sendOnce, sendRaw } from '../../read-model/cached-body';
 import { audited, writeAudit } from '../audit/repo';
 import { convertMinor } from '@shared/received';
+import { dayIn } from '@shared/dates';
 import { pledgesCsvStream } from './csv';
 import { PledgeWriter } from './pledge-writer';
 import * as repo from './repo';
@@ -433,12 +434,16 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
       // and the Cancelled and Lapsed filters (a few rows, through their partial index). "All" lists
       // the pledges the totals no longer count too: those are counted through the same index.
       const knownTotal =
-        q.search.trim() || q.status === 'cancelled' || q.status === 'lapsed'
+        q.search.trim() || q.status === 'cancelled' || q.status === 'lapsed' || q.age
           ? undefined
           : q.status === 'all'
             ? snapshot.countByStatus('all') + (await repo.countUncounted(db))
             : snapshot.countByStatus(q.status);
-      const page = await repo.adminPledgePage(db, q, knownTotal);
+      const timeZone = config.campaign.timeZone;
+      const page = await repo.adminPledgePage(db, q, knownTotal, {
+        today: dayIn(config.now(), timeZone),
+        timeZone,
+      });
       const stats = snapshot.pledgeStats();
       reply.header('Cache-Control', 'no-store');
       // The "donor says sent" flag (status page, record 014) of this page's pledges.

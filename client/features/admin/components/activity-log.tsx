@@ -1,3 +1,5 @@
+import { formatDateTime } from '@shared/dates';
+import { useCampaignTimeZone } from '../../../lib/campaign-time-zone';
 import { useEffect, useState } from 'react';
 import { formatMoney } from '@shared/format';
 import type { AuditEntry } from '@shared/schemas/audit';
@@ -54,6 +56,7 @@ function summary(e: AuditEntry): string {
 
 /** The "Activity" tab: who did what, when and from where; filterable by pledge and by person. */
 export function ActivityLog() {
+  const timeZone = useCampaignTimeZone();
   const [input, setInput] = useState('');
   const [filter, setFilter] = useState('');
   const [actor, setActor] = useState('');
@@ -124,7 +127,7 @@ export function ActivityLog() {
               items.map((e) => (
                 <tr key={e.id} className="border-t border-ink-100 align-top">
                   <td className="px-3 py-2 whitespace-nowrap text-ink-700">
-                    <time dateTime={e.at}>{new Date(e.at).toLocaleString()}</time>
+                    <time dateTime={e.at}>{formatDateTime(e.at, timeZone)}</time>
                   </td>
                   <td className="px-3 py-2 text-ink-900">
                     {e.actor ? (

@@ -1,10 +1,13 @@
 import { ArrowLeft, Download, KeyRound, LogOut, ShieldOff, SlidersHorizontal } from 'lucide-react';
 import { ROLE_LABELS } from '@shared/admin-roles';
-import { useCallback, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { AGE_BUCKETS, type AgeBucket } from '@shared/schemas/report';
 import type { AdminPledge } from '@shared/schemas/pledge';
 import type { DeliveryUpdate } from '@shared/schemas/update';
 import { Button } from '../../../components/ui/button';
-import { Link, navigate } from '../../../lib/navigation';
+import { reportsTabChunk } from '../../../admin-chunks';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Link, navigate, useSearchParam } from '../../../lib/navigation';
 import { useAdminAuth } from '../../admin-auth';
 import {
   ADMIN_PAGE_SIZE,
@@ -21,7 +24,7 @@ import { RecordPaymentDialog } from './record-payment-dialog';
 import { ActivityLog } from './activity-log';
 import { DonorDataPanel } from './donor-data-panel';
 import { ConfirmDialog } from './confirm-dialog';
-import { DashboardTabs, type DashboardTab } from './dashboard-tabs';
+import { DASHBOARD_TABS, DashboardTabs, type DashboardTab } from './dashboard-tabs';
 import { ExportDialog } from './export-dialog';
 import { StatementImport } from './statement-import';
 import { OwnPasswordDialog } from './own-password-dialog';
@@ -43,10 +46,20 @@ const DEFAULT_PARAMS: AdminPledgeParams = {
   pageSize: ADMIN_PAGE_SIZE,
 };
 
+const parseAge = (v: string) => AGE_BUCKETS.find((b) => b === v);
+const parseTab = (v: string) => DASHBOARD_TABS.find((t) => t === v);
+
 /** The signed-in /admin page (its parts: docs/decisions/010-product-rules.md). */
 export function AdminDashboard() {
   const { logout, signOutEverywhere, handleSessionError, account, may } = useAdminAuth();
-  const [params, setParamsState] = useState(DEFAULT_PARAMS);
+  // The address says which view and which age of owed money (the report's links): read once,
+  // then kept in step with what the admin picks, so a copied link opens the same view.
+  const ageParam = useSearchParam('age');
+  const tabParam = useSearchParam('tab');
+  const [params, setParamsState] = useState<AdminPledgeParams>(() => ({
+    ...DEFAULT_PARAMS,
+    age: parseAge(ageParam),
+  }));
   const setParams = useCallback((next: AdminPledgeParams) => setParamsState(next), []);
   // What the signed-in role may use (shared/admin-roles.ts); the server refuses the rest anyway.
   const readsPledges = may('GET', '/api/admin/pledges');
@@ -57,6 +70,7 @@ export function AdminDashboard() {
     'overview',
     ...(may('POST', '/api/admin/statements/import') ? (['import'] as const) : []),
     ...(may('GET', '/api/admin/activity') ? (['activity'] as const) : []),
+    ...(may('GET', '/api/admin/reports/fulfilment') ? (['reports'] as const) : []),
     ...(may('GET', '/api/admin/team') ? (['team'] as const) : []),
   ];
   const updates = useAllUpdates();
@@ -69,7 +83,29 @@ export function AdminDashboard() {
   const [editingPledge, setEditingPledge] = useState<AdminPledge | null>(null);
   const [payingPledge, setPayingPledge] = useState<AdminPledge | null>(null);
   const [deletingPledge, setDeletingPledge] = useState<AdminPledge | null>(null);
-  const [tab, setTab] = useState<DashboardTab>('overview');
+  const [tab, setTab] = useState<DashboardTab>(() => parseTab(tabParam) ?? 'overview');
+  useEffect(() => {
+    const qs = new URLSearchParams();
+    if (tab !== 'overview') qs.set('tab', tab);
+    if (params.age) qs.set('age', params.age);
+    const next = `${window.location.pathname}${qs.size ? `?${qs}` : ''}`;
+    if (next !== `${window.location.pathname}${window.location.search}`) {
+      window.history.replaceState(null, '', next);
+    }
+  }, [tab, params.age]);
+
+  // An age in the report opens the pledge table filtered to it, scrolled into view.
+  const scrollToTable = useRef(false);
+  const openAge = useCallback((age: AgeBucket) => {
+    scrollToTable.current = true;
+    setParamsState((p) => ({ ...p, age, status: 'all', search: '', page: 1 }));
+    setTab('overview');
+  }, []);
+  useEffect(() => {
+    if (tab !== 'overview' || !scrollToTable.current) return;
+    scrollToTable.current = false;
+    document.getElementById('pledge-management-heading')?.scrollIntoView({ block: 'start' });
+  }, [tab]);
   const [emailsOf, setEmailsOf] = useState<AdminPledge | null>(null);
 
   // A 401 while loading (the session ended elsewhere) is a Session Expired like any admin call.
@@ -164,6 +200,12 @@ export function AdminDashboard() {
       {tab === 'team' && visibleTabs.includes('team') ? (
         <div role="tabpanel" id="admin-panel-team" aria-labelledby="admin-tab-team">
           <TeamTab />
+        </div>
+      ) : tab === 'reports' && visibleTabs.includes('reports') ? (
+        <div role="tabpanel" id="admin-panel-reports" aria-labelledby="admin-tab-reports">
+          <Suspense fallback={<Skeleton className="h-96 w-full" />}>
+            <reportsTabChunk.Component onOpenAge={openAge} />
+          </Suspense>
         </div>
       ) : tab === 'import' && visibleTabs.includes('import') ? (
         <div role="tabpanel" id="admin-panel-import" aria-labelledby="admin-tab-import">

@@ -1,14 +1,17 @@
 import type { KeyboardEvent } from 'react';
 import { cn } from '../../../lib/cn';
 
-export type DashboardTab = 'overview' | 'import' | 'activity' | 'team';
+export type DashboardTab = 'overview' | 'import' | 'activity' | 'reports' | 'team';
 
 const ALL_TABS: { value: DashboardTab; label: string }[] = [
   { value: 'overview', label: 'Overview' },
   { value: 'import', label: 'Import bank statement' },
   { value: 'activity', label: 'Activity' },
+  { value: 'reports', label: 'Reports' },
   { value: 'team', label: 'Team' },
 ];
+
+export const DASHBOARD_TABS = ALL_TABS.map((t) => t.value);
 
 /**
  * WAI-ARIA tabs (arrow keys move between them) for the dashboard's views; `visible` leaves out

@@ -1,3 +1,5 @@
+import { formatLongDate } from '@shared/dates';
+import { useCampaignTimeZone } from '../../../lib/campaign-time-zone';
 import { useState, type FormEvent } from 'react';
 import { formatNumber } from '@shared/format';
 import { Button } from '../../../components/ui/button';
@@ -8,16 +10,12 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { useEraseEmail, useRetention } from '../api';
 
-const dayFormat = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'long',
-  timeZone: 'America/Jamaica',
-});
-
 /**
  * Donor data (issue 28): when the retention rule anonymises every pledge, and the erasure of every
  * pledge of one address (a request by letter). The log keeps which pledges, never the address.
  */
 export function DonorDataPanel() {
+  const timeZone = useCampaignTimeZone();
   const retention = useRetention();
   const erase = useEraseEmail();
   const [email, setEmail] = useState('');
@@ -36,7 +34,7 @@ export function DonorDataPanel() {
       <Card className="grid gap-4 p-5">
         <p className="text-ink-800" data-testid="retention-date">
           {r?.anonymiseOn
-            ? `Names and e-mail addresses of all pledges are anonymised on ${dayFormat.format(new Date(r.anonymiseOn))} (${formatNumber(r.retentionDays ?? 0)} days after the campaign ends). ${formatNumber(r.pledgesWithPersonalData)} pledges still hold them.`
+            ? `Names and e-mail addresses of all pledges are anonymised on ${formatLongDate(r.anonymiseOn, timeZone)} (${formatNumber(r.retentionDays ?? 0)} days after the campaign ends). ${formatNumber(r.pledgesWithPersonalData)} pledges still hold them.`
             : r
               ? 'No retention rule is set (privacy in the campaign config).'
               : 'Loading…'}

@@ -1,3 +1,5 @@
+import { formatDateTime } from '@shared/dates';
+import { useCampaignTimeZone } from '../../../lib/campaign-time-zone';
 import { formatMoney } from '@shared/format';
 import { EMAIL_KIND_LABELS, type AdminEmailMessage } from '@shared/schemas/email';
 import type { AdminPledge } from '@shared/schemas/pledge';
@@ -15,6 +17,8 @@ import {
 /** The pledge's reminders (issue 26): how many went, the next one due, pause/resume. */
 function PledgeRemindersSection({ pledgeId }: { pledgeId: string }) {
   const reminders = usePledgeReminders(pledgeId);
+  const timeZone = useCampaignTimeZone();
+  const when = (iso: string) => formatDateTime(iso, timeZone);
   const pause = usePledgeReminderPause();
   if (!reminders.data) return null;
   const { sent, nextDueAt, pausedAt } = reminders.data;
@@ -46,9 +50,8 @@ function PledgeRemindersSection({ pledgeId }: { pledgeId: string }) {
   );
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString();
-
-function statusText(m: AdminEmailMessage): string {
+function statusText(m: AdminEmailMessage, timeZone: string): string {
+  const when = (iso: string) => formatDateTime(iso, timeZone);
   if (m.status === 'sent') return `Sent ${when(m.sentAt!)}`;
   if (m.status === 'failed') return `Not sent: refused for 24 hours (${m.attempts} attempts)`;
   return m.attempts === 0
@@ -65,6 +68,7 @@ export function PledgeEmailsDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const emails = usePledgeEmails(pledge?.id);
+  const timeZone = useCampaignTimeZone();
   const resend = useResendInstructions();
   return (
     <Dialog open={pledge !== null} onOpenChange={onOpenChange}>
@@ -98,7 +102,7 @@ export function PledgeEmailsDialog({
                     {m.status === 'sent' ? 'Sent' : m.status === 'failed' ? 'Failed' : 'Waiting'}
                   </Badge>
                 </div>
-                <p className="text-sm text-ink-700">{statusText(m)}</p>
+                <p className="text-sm text-ink-700">{statusText(m, timeZone)}</p>
                 {m.lastError && m.status !== 'sent' ? (
                   <p className="text-sm break-words text-ink-600">Last error: {m.lastError}</p>
                 ) : null}

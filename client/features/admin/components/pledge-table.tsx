@@ -1,3 +1,6 @@
+import { formatDateTime } from '@shared/dates';
+import { AGE_BUCKETS, AGE_BUCKET_LABELS } from '@shared/schemas/report';
+import { useCampaignTimeZone } from '../../../lib/campaign-time-zone';
 import { ArrowDown, ArrowUp, ArrowUpDown, Mail, Pencil, Search, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { formatMoney, formatNumber, timeAgo } from '@shared/format';
@@ -78,6 +81,7 @@ function PledgeRow({
   onConfirm: () => void;
   onRecordPayment: () => void;
 }) {
+  const timeZone = useCampaignTimeZone();
   const recordButton = manage ? (
     <Button
       size="sm"
@@ -151,7 +155,7 @@ function PledgeRow({
               {pledge.donorSaysSentAt ? (
                 <Badge
                   variant="outline"
-                  title={`The donor said on ${new Date(pledge.donorSaysSentAt).toLocaleString()} that the transfer was sent`}
+                  title={`The donor said on ${formatDateTime(pledge.donorSaysSentAt, timeZone)} that the transfer was sent`}
                 >
                   Donor says sent
                 </Badge>
@@ -161,7 +165,7 @@ function PledgeRow({
         </div>
       </td>
       <td className="px-3 py-2.5 whitespace-nowrap text-ink-700">
-        <time dateTime={pledge.createdAt} title={new Date(pledge.createdAt).toLocaleString()}>
+        <time dateTime={pledge.createdAt} title={formatDateTime(pledge.createdAt, timeZone)}>
           {timeAgo(pledge.createdAt)}
         </time>
       </td>
@@ -310,6 +314,28 @@ export function PledgeTable({
               {STATUS_OPTIONS.map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="grid gap-1.5 sm:w-48">
+            <Label htmlFor="pledge-age">Money owed for</Label>
+            <select
+              id="pledge-age"
+              value={params.age ?? ''}
+              onChange={(e) =>
+                onParamsChange({
+                  ...params,
+                  age: AGE_BUCKETS.find((b) => b === e.target.value),
+                  page: 1,
+                })
+              }
+              className="h-11 w-full rounded-lg border border-ink-300 bg-white px-3 text-base text-ink-900 focus-visible:border-brand-700 focus-visible:ring-3 focus-visible:ring-sun-400 focus-visible:outline-none"
+            >
+              <option value="">Any age</option>
+              {AGE_BUCKETS.map((b) => (
+                <option key={b} value={b}>
+                  {AGE_BUCKET_LABELS[b]}
                 </option>
               ))}
             </select>

@@ -8,15 +8,16 @@ import { Checkbox } from '../../../components/ui/checkbox';
 import { Label } from '../../../components/ui/label';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/toast-store';
+import { useCampaignTimeZone } from '../../../lib/campaign-time-zone';
 import { useNewsSubscribers, usePostUpdate } from '../api';
 import { TOASTS } from '../messages';
 import { todayYmd, UpdateFormFields, type UpdateFormValues } from './update-form-fields';
 
-const emptyForm = (): UpdateFormValues => ({
+const emptyForm = (timeZone: string): UpdateFormValues => ({
   imageUrl: '',
   recipient: '',
   containerCount: Number.NaN,
-  deliveryDate: todayYmd(),
+  deliveryDate: todayYmd(timeZone),
 });
 
 /** "Post Delivery Update": a photo first (Publish stays disabled until it is uploaded), then the details. */
@@ -27,10 +28,11 @@ export function PostUpdateDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const timeZone = useCampaignTimeZone();
   const form = useForm<UpdateFormValues>({
     // The post form requires the image the shared field type leaves optional (for editing).
     resolver: zodResolver(updateFormSchema) as unknown as Resolver<UpdateFormValues>,
-    defaultValues: emptyForm(),
+    defaultValues: emptyForm(timeZone),
   });
   const post = usePostUpdate();
   const imageUrl = form.watch('imageUrl');
@@ -42,7 +44,7 @@ export function PostUpdateDialog({
     const input = updateFormSchema.parse(values);
     post.mutate(notify ? { ...input, notifySubscribers: true } : input, {
       onSuccess: () => {
-        form.reset(emptyForm());
+        form.reset(emptyForm(timeZone));
         setNotify(false);
         onOpenChange(false);
       },

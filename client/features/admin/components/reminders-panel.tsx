@@ -1,3 +1,5 @@
+import { formatDateTime } from '@shared/dates';
+import { useCampaignTimeZone } from '../../../lib/campaign-time-zone';
 import { BellOff, BellRing } from 'lucide-react';
 import { useState } from 'react';
 import { formatMoney, formatNumber } from '@shared/format';
@@ -13,6 +15,7 @@ import { ConfirmDialog } from './confirm-dialog';
  * campaign-wide pause, and the lapsed pledges still counted, with "Release lapsed pledges".
  */
 export function RemindersPanel() {
+  const timeZone = useCampaignTimeZone();
   const settings = useReminderSettings();
   const pause = useCampaignReminderPause();
   const release = useReleaseLapsed();
@@ -41,7 +44,7 @@ export function RemindersPanel() {
         </dd>
         <dt className="text-ink-600">Status</dt>
         <dd className="text-ink-900">
-          {pausedAt ? `Paused since ${new Date(pausedAt).toLocaleString()}` : 'Running'}
+          {pausedAt ? `Paused since ${formatDateTime(pausedAt, timeZone)}` : 'Running'}
         </dd>
         <dt className="text-ink-600">Lapsed, still counted</dt>
         <dd className="text-ink-900">

@@ -1,17 +1,11 @@
+import { formatDateTimeMedium } from '@shared/dates';
+import { useCampaignTimeZone } from '../../../lib/campaign-time-zone';
 import { useState } from 'react';
-import { CAMPAIGN_TIME_ZONE } from '@shared/constants';
 import type { StatementImportSummary } from '@shared/schemas/statement';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { useStatementImports, useUndoStatementImport } from '../api';
 import { ConfirmDialog } from './confirm-dialog';
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-JM', {
-    timeZone: CAMPAIGN_TIME_ZONE,
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
 
 /**
  * "Recent imports": each statement file imported, with its lines still open and matched, and
@@ -19,6 +13,8 @@ const when = (iso: string) =>
  * removed, so the file can be imported again.
  */
 export function StatementImports() {
+  const timeZone = useCampaignTimeZone();
+  const when = (iso: string) => formatDateTimeMedium(iso, timeZone);
   const imports = useStatementImports();
   const undo = useUndoStatementImport();
   const [asking, setAsking] = useState<StatementImportSummary | null>(null);

@@ -1,3 +1,4 @@
+import { dayIn } from '@shared/dates';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { IMAGE_MAX_BYTES, RECIPIENT_MAX_LENGTH } from '@shared/constants';
@@ -9,10 +10,9 @@ import { ImageUploadButton } from './image-upload-button';
 /** The post and edit forms hold the same fields; the edit form's image may stay empty. */
 export type UpdateFormValues = z.input<typeof updateEditFormSchema>;
 
-/** Today's date in the admin's time zone, as the date input's YYYY-MM-DD. */
-export function todayYmd(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+/** Today's date in the campaign's time zone, as the date input's YYYY-MM-DD. */
+export function todayYmd(timeZone: string, now = new Date()): string {
+  return dayIn(now, timeZone);
 }
 
 export function UpdateFormFields({
