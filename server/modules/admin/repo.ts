@@ -47,10 +47,11 @@ export async function insertSession(
   accountId: string,
   now: Date,
   expiresAt: Date,
+  setupOnly = false,
 ) {
   await db
     .insert(adminSessions)
-    .values({ tokenHash, accountId, createdAt: now, lastSeenAt: now, expiresAt });
+    .values({ tokenHash, accountId, createdAt: now, lastSeenAt: now, expiresAt, setupOnly });
 }
 
 /** The session with its account's name, role and whether it is disabled (one query per request). */
@@ -61,6 +62,7 @@ export async function findSession(db: DbOrTx, tokenHash: string) {
       lastSeenAt: adminSessions.lastSeenAt,
       expiresAt: adminSessions.expiresAt,
       accountId: adminSessions.accountId,
+      setupOnly: adminSessions.setupOnly,
       name: adminAccounts.name,
       role: adminAccounts.role,
       disabledAt: adminAccounts.disabledAt,

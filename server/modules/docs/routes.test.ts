@@ -120,6 +120,8 @@ const OPEN_TO_ANYONE = [
   'PUT /api/objects/uploads/{id}',
   'POST /api/team/invitation',
   'POST /api/team/password',
+  'POST /api/admin/login/second-factor',
+  'POST /api/admin/login/passkey-options',
 ];
 
 describe('GET /api/docs and /api/docs/json', () => {
