@@ -86,6 +86,17 @@ const EXPECTED = [
   'POST /api/pledges/{id}/erase',
   'POST /api/admin/privacy/erase',
   'GET /api/admin/privacy',
+  'POST /api/admin/login/second-factor',
+  'POST /api/admin/login/passkey-options',
+  'GET /api/admin/security',
+  'POST /api/admin/security/totp',
+  'POST /api/admin/security/totp/confirm',
+  'DELETE /api/admin/security/totp',
+  'POST /api/admin/security/recovery-codes',
+  'POST /api/admin/security/passkeys/options',
+  'POST /api/admin/security/passkeys',
+  'DELETE /api/admin/security/passkeys/{id}',
+  'PUT /api/admin/security/required',
 ];
 
 /**
