@@ -45,7 +45,7 @@ const logoutResultSchema = z.object({ ok: z.literal(true), isAuthenticated: z.li
 
 export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, sessions, config } = ctx;
+  const { db, config } = ctx;
   /**
    * Password checks in flight: 2 per client; in all, one core's worth at a time (at most 2, and
    * 1 on a 2-core machine, where two scrypts starve the event loop), 30 more waiting

@@ -85,18 +85,17 @@ export async function securityRoutes(fastify: FastifyInstance, ctx: AppContext) 
       const body = request.body;
       // Counted before the check, given back when it succeeds: only failures count.
       const counted = await flow.countFailure(request, account.id);
-      let ok = false;
-      if (body.method === 'totp') ok = await twoFactor.useTotp(account.id, body.code, false);
-      else if (body.method === 'recovery')
-        ok = await twoFactor.useRecoveryCode(account.id, body.code);
-      else {
-        ok = await passkeys.authenticate(
-          request,
-          account.id,
-          step.hash,
-          body.response as unknown as AuthenticationResponseJSON,
-        );
-      }
+      const ok =
+        body.method === 'totp'
+          ? await twoFactor.useTotp(account.id, body.code, false)
+          : body.method === 'recovery'
+            ? await twoFactor.useRecoveryCode(account.id, body.code)
+            : await passkeys.authenticate(
+                request,
+                account.id,
+                step.hash,
+                body.response as unknown as AuthenticationResponseJSON,
+              );
       if (!ok) {
         await writeAudit(
           db,
