@@ -1,29 +1,13 @@
+// Two-factor sign-in's contracts (docs/decisions/023-two-factor.md); its words are in
+// two-factor-messages.ts.
 import { z } from 'zod';
+import { TWO_FACTOR_MESSAGES } from './two-factor-messages';
 
-/**
- * Two-factor sign-in (docs/decisions/023-two-factor.md): the words the login dialog, the security
- * settings and the API use, and the contracts of its routes.
- */
-export const TWO_FACTOR_MESSAGES = {
-  codePrompt: 'Enter the 6-digit code from your authenticator app',
-  usePasskey: 'Use a passkey',
-  useRecoveryCode: 'Use a recovery code',
-  recoveryPrompt: 'Enter one of your recovery codes',
-  invalidCode: 'That code is not valid. Enter the newest code from your authenticator app.',
-  invalidRecoveryCode: 'That recovery code is not valid or has already been used.',
-  passkeyFailed: 'The passkey could not be verified. Try again, or use another way to sign in.',
-  stepExpired: 'This sign-in has expired. Enter your password again.',
-  setupRequired:
-    'The campaign requires a second factor. Set up an authenticator app or a passkey to continue.',
-  setupOnly: 'Set up a second factor first: the campaign requires one.',
-  tooManyAttempts: 'Too many attempts. Please wait a minute and try again.',
-  lastFactorRequired:
-    'The campaign requires a second factor: add another one before removing this one.',
-  ownerFirst: 'Set up your own second factor before requiring one for everyone.',
-  noTotpSetup: 'Start the authenticator app set-up again.',
-  passkeyNotStarted: 'Start adding the passkey again.',
-  passkeyNotFound: 'Passkey not found',
-} as const;
+export {
+  SECOND_FACTOR_METHODS,
+  TWO_FACTOR_MESSAGES,
+  type SecondFactorMethod,
+} from './two-factor-messages';
 
 /** A 6-digit code as typed: spaces allowed ("123 456"). */
 const totpCode = z
@@ -45,9 +29,6 @@ const webauthnResponse = z.looseObject({
   type: z.literal('public-key'),
   response: z.looseObject({ clientDataJSON: z.string().max(16_384) }),
 });
-
-export const SECOND_FACTOR_METHODS = ['totp', 'passkey', 'recovery'] as const;
-export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
 
 export const secondFactorSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('totp'), code: totpCode }),
@@ -77,6 +58,8 @@ export const securityStatusSchema = z.object({
   recoveryCodesLeft: z.number().int(),
   /** Whether the owner requires a second factor for everyone. */
   required: z.boolean(),
+  /** Whether this account may change that (the owner). */
+  mayRequire: z.boolean(),
 });
 export type SecurityStatus = z.infer<typeof securityStatusSchema>;
 

@@ -9,14 +9,24 @@ import {
   type ReactNode,
 } from 'react';
 import { ADMIN_MESSAGES } from '@shared/schemas/admin-messages';
+import type { SecondFactorMethod } from '@shared/schemas/two-factor-messages';
 import { toast } from '../../components/ui/toast-store';
 import { apiRequest, isUnauthorized } from '../../lib/api-client';
 import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
 
+/**
+ * What a password sign-in leads to: a session (true), a refusal (false), or a second step: a
+ * second factor to give (its methods), or one to set up because the campaign requires it.
+ */
+export type LoginResult =
+  boolean | { secondFactor: SecondFactorMethod[] } | { secondFactorSetup: true };
+
 export interface AdminAuth {
   isAuthenticated: boolean;
   /** The owner with the password alone; a team member with e-mail and password (issue 27). */
-  login(password: string, email?: string): Promise<boolean>;
+  login(password: string, email?: string): Promise<LoginResult>;
+  /** After the second step (or its set-up): the session is open. */
+  completeLogin(): void;
   logout(): Promise<void>;
   /** Ends every admin session (all devices, this one included). */
   signOutEverywhere(): Promise<void>;
@@ -75,6 +85,13 @@ export function AdminAuthProvider({
     if (initialAuthenticated === undefined) void checkAuth();
   }, [checkAuth, initialAuthenticated]);
 
+  const completeLogin = useCallback(() => {
+    setAuthenticated(true);
+    setAdminControls(true);
+    // Lists now carry admin fields (e-mail, paid status).
+    for (const key of pledgeRelatedKeys) void queryClient.invalidateQueries({ queryKey: key });
+  }, [queryClient]);
+
   const login = useCallback(
     async (password: string, email?: string) => {
       try {
@@ -86,17 +103,21 @@ export function AdminAuthProvider({
           credentials: 'include',
         });
         if (!res.ok) return false;
-        setAuthenticated(true);
-        setAdminControls(true);
-        // Lists now carry admin fields (e-mail, paid status).
-        for (const key of pledgeRelatedKeys) void queryClient.invalidateQueries({ queryKey: key });
+        const data = (await res.json()) as {
+          isAuthenticated?: boolean;
+          secondFactor?: { methods: SecondFactorMethod[] };
+          secondFactorSetup?: true;
+        };
+        if (data.secondFactor) return { secondFactor: data.secondFactor.methods };
+        if (data.secondFactorSetup) return { secondFactorSetup: true as const };
+        completeLogin();
         return true;
       } catch (err) {
         console.error('Admin login failed', err);
         return false;
       }
     },
-    [queryClient],
+    [completeLogin],
   );
 
   const logout = useCallback(async () => {
@@ -139,6 +160,7 @@ export function AdminAuthProvider({
     () => ({
       isAuthenticated,
       login,
+      completeLogin,
       logout,
       signOutEverywhere,
       checkAuth,
@@ -149,6 +171,7 @@ export function AdminAuthProvider({
     [
       isAuthenticated,
       login,
+      completeLogin,
       logout,
       signOutEverywhere,
       checkAuth,

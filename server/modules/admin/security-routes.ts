@@ -1,5 +1,6 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { roleMay } from '@shared/admin-roles';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -163,6 +164,7 @@ export async function securityRoutes(fastify: FastifyInstance, ctx: AppContext) 
         })),
         recoveryCodesLeft: left,
         required,
+        mayRequire: roleMay(me(request).role, 'PUT', '/api/admin/security/required'),
       };
     },
   );
