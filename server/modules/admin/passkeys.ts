@@ -62,7 +62,8 @@ export function createPasskeys(db: Db, config: Pick<AppConfig, 'now' | 'publicUr
       const { origin, rpID } = relyingParty(request);
       const result = await verifyRegistrationResponse({
         response,
-        expectedChallenge: (c) => tfRepo.consumeWebauthnChallenge(db, challengeHash, c),
+        // In `tx`: the embedded database is one connection, which the transaction holds.
+        expectedChallenge: (c) => tfRepo.consumeWebauthnChallenge(tx, challengeHash, c),
         expectedOrigin: origin,
         expectedRPID: rpID,
         requireUserVerification: false,

@@ -45,6 +45,7 @@ export function SecuritySettings({ onFirstFactor }: { onFirstFactor?: () => void
 
   /** A factor was added: the first one comes with the recovery codes, to show once. */
   function added(recoveryCodes: string[] | undefined) {
+    void refresh();
     if (recoveryCodes?.length) setCodes(recoveryCodes);
     else onFirstFactor?.();
   }
