@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import type { AuditPage } from '@shared/schemas/audit';
 import {
@@ -8,8 +9,10 @@ import {
 import { TEST_ADMIN_PASSWORD } from '../../../tests/support/admin-password';
 import { describe, expect, test } from '../../../tests/support/fixtures';
 import type { TestApp } from '../../../tests/support/test-app';
+import { softwarePasskey } from '../../../tests/support/software-passkey';
 import { createMember, type Member } from '../../../tests/support/team';
 import { adminTotp, OWNER_ACCOUNT_ID } from '../../db/schema';
+import { createPasskeys } from './passkeys';
 
 let clock = Date.parse('2026-11-26T12:00:10Z');
 // Addresses from X-Forwarded-For, so per-account limits can be met from many addresses.
@@ -427,5 +430,120 @@ describe('require a second factor for everyone', () => {
       (e) => e.action === 'admin.second_factor.required',
     );
     expect(entries.map((e) => e.details)).toEqual([{ required: false }, { required: true }]);
+  });
+});
+
+describe('passkeys (WebAuthn)', () => {
+  type Options = { challenge: string; rp: { id?: string }; rpId?: string };
+  const options = async (app: TestApp, url: string, cookie: string) => {
+    const res = await app.request(url, { method: 'POST', cookie });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Options;
+  };
+
+  test('registered and signed with on the site’s origin only; a challenge signs once', async ({
+    app,
+  }) => {
+    const m = await createMember(app, 'editor');
+    const cookie = await m.login();
+    const key = softwarePasskey();
+    const origin = new URL(app.baseUrl).origin;
+    const register = (response: object) =>
+      app.request('/api/admin/security/passkeys', {
+        method: 'POST',
+        json: { name: 'Test key', response },
+        cookie,
+      });
+
+    // Made on a look-alike site: refused, and its challenge is used up.
+    let opts = await options(app, '/api/admin/security/passkeys/options', cookie);
+    expect(opts.rp.id).toBe(new URL(app.baseUrl).hostname);
+    const evil = await register(key.register(opts, 'https://relief-jamaica.example'));
+    expect(evil.status).toBe(400);
+    expect(((await evil.json()) as { message: string }).message).toBe(
+      TWO_FACTOR_MESSAGES.passkeyFailed,
+    );
+    expect((await register(key.register(opts, origin))).status).toBe(409);
+    opts = await options(app, '/api/admin/security/passkeys/options', cookie);
+    const ok = await register(key.register(opts, origin));
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { recoveryCodes: string[] }).recoveryCodes).toHaveLength(10);
+    const status = (await (
+      await app.request('/api/admin/security', { cookie })
+    ).json()) as SecurityStatus;
+    expect(status.passkeys.map((p) => p.name)).toEqual(['Test key']);
+
+    // Sign-in: password, then the passkey.
+    const { body, step } = await passwordStep(app, m);
+    expect(body.secondFactor).toEqual({ methods: ['passkey', 'recovery'] });
+    let login = await options(app, '/api/admin/login/passkey-options', step);
+    const wrongSite = await second(app, step, {
+      method: 'passkey',
+      response: key.authenticate(login, 'https://relief-jamaica.example'),
+    });
+    expect(wrongSite.status).toBe(401);
+    expect(((await wrongSite.json()) as { message: string }).message).toBe(
+      TWO_FACTOR_MESSAGES.passkeyFailed,
+    );
+    login = await options(app, '/api/admin/login/passkey-options', step);
+    const signed = key.authenticate(login, origin);
+    const res = await second(app, step, { method: 'passkey', response: signed });
+    expect(res.status).toBe(200);
+    expect(cookieOf(res, 'sid')).toBeDefined();
+    // The same signed answer on a new sign-in: its challenge is not this step's.
+    const again = await passwordStep(app, m);
+    await options(app, '/api/admin/login/passkey-options', again.step);
+    expect((await second(app, again.step, { method: 'passkey', response: signed })).status).toBe(
+      401,
+    );
+    const entries = await activity(app, m.id);
+    expect(entries.find((e) => e.action === 'admin.login' && e.details)?.details).toEqual({
+      secondFactor: 'passkey',
+    });
+    expect(entries.find((e) => e.action === 'admin.second_factor.added')?.details).toEqual({
+      method: 'passkey',
+      name: 'Test key',
+    });
+  });
+
+  test('another account’s passkey is no second factor for this one', async ({ app }) => {
+    const a = await createMember(app, 'viewer');
+    const b = await createMember(app, 'viewer');
+    const origin = new URL(app.baseUrl).origin;
+    const keyA = softwarePasskey();
+    const keyB = softwarePasskey();
+    for (const [m, key] of [
+      [a, keyA],
+      [b, keyB],
+    ] as const) {
+      const cookie = await m.login();
+      const opts = await options(app, '/api/admin/security/passkeys/options', cookie);
+      const res = await app.request('/api/admin/security/passkeys', {
+        method: 'POST',
+        json: { response: key.register(opts, origin) },
+        cookie,
+      });
+      expect(res.status).toBe(200);
+    }
+    const { step } = await passwordStep(app, a);
+    const opts = await options(app, '/api/admin/login/passkey-options', step);
+    const res = await second(app, step, {
+      method: 'passkey',
+      response: keyB.authenticate(opts, origin),
+    });
+    expect(res.status).toBe(401);
+  });
+
+  test('with PUBLIC_URL, the relying party is that origin whatever the Host header says', () => {
+    const passkeys = createPasskeys(null as never, {
+      now: () => new Date(),
+      publicUrl: 'https://relief.example.org',
+      campaign: { name: 'Relief' } as never,
+    });
+    const forged = { protocol: 'http', host: 'relief-jamaica.example' } as FastifyRequest;
+    expect(passkeys.relyingParty(forged)).toEqual({
+      origin: 'https://relief.example.org',
+      rpID: 'relief.example.org',
+    });
   });
 });
