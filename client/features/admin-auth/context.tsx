@@ -18,7 +18,7 @@ import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
  * What a password sign-in leads to: a session (true), a refusal (false), or a second step: a
  * second factor to give (its methods), or one to set up because the campaign requires it.
  */
-export type LoginResult =
+type LoginResult =
   boolean | { secondFactor: SecondFactorMethod[] } | { secondFactorSetup: true };
 
 export interface AdminAuth {

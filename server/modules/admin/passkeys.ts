@@ -136,4 +136,3 @@ export function createPasskeys(db: Db, config: Pick<AppConfig, 'now' | 'publicUr
     },
   };
 }
-export type Passkeys = ReturnType<typeof createPasskeys>;

@@ -17,7 +17,7 @@ import * as tfRepo from './two-factor-repo';
 const STEP_TTL_MS = 5 * 60_000;
 const WINDOW_MS = 60_000;
 
-export interface SignInAccount {
+interface SignInAccount {
   id: string;
   name: string;
   role: AdminRole;

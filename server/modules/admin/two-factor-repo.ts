@@ -112,7 +112,6 @@ export async function hasRecoveryCodes(db: DbOrTx, accountId: string) {
   return Number(rows[0]?.n ?? 0) > 0;
 }
 
-export type PasskeyRow = typeof adminPasskeys.$inferSelect;
 
 export async function listPasskeys(db: DbOrTx, accountId: string) {
   return db

@@ -143,7 +143,6 @@ export function createTwoFactor(db: Db, config: Pick<AppConfig, 'now' | 'campaig
     },
   };
 }
-export type TwoFactor = ReturnType<typeof createTwoFactor>;
 
 function recoveryCode(): string {
   let out = '';
@@ -157,4 +156,4 @@ function recoveryCode(): string {
 }
 
 /** What a person types: case, spaces and dashes do not matter. */
-export const normalizeRecoveryCode = (code: string) => code.replace(/[\s-]+/g, '').toLowerCase();
+const normalizeRecoveryCode = (code: string) => code.replace(/[\s-]+/g, '').toLowerCase();
