@@ -68,7 +68,10 @@ async function passwordStep(email: string) {
 }
 
 async function logOut() {
+  // Waits for the server's answer, so the next page load does not race the logout.
+  const done = page.waitForResponse((r) => r.url().endsWith('/api/admin/logout'));
   await header(page).getByRole('button', { name: 'Logout' }).click();
+  await done;
   await page.waitForURL(`${site}/`);
 }
 
