@@ -164,5 +164,50 @@ describe('a passkey', () => {
     await login.getByRole('button', { name: 'Use a passkey' }).click();
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await logOut();
+  });
+});
+
+describe('a second factor required for everyone', () => {
+  const EMAIL = 'rhea.required@team.example.test';
+
+  it('leads a member without one to set it up at sign-in, then to the dashboard', async () => {
+    await invitedMember('Rhea Required', EMAIL, 'viewer');
+    // The owner sets up an app (required first), then requires one for everyone.
+    const owner = await adminCookie(server.baseUrl);
+    const call = (method: string, url: string, body?: object) =>
+      fetch(`${server.baseUrl}${url}`, {
+        method,
+        headers: { cookie: owner, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    const { secret } = (await (await call('POST', '/api/admin/security/totp')).json()) as {
+      secret: string;
+    };
+    expect(
+      (await call('POST', '/api/admin/security/totp/confirm', { code: codeAt(secret, Date.now()) }))
+        .status,
+    ).toBe(200);
+    expect((await call('PUT', '/api/admin/security/required', { required: true })).status).toBe(
+      200,
+    );
+
+    const login = await passwordStep(EMAIL);
+    await login
+      .getByText(
+        'The campaign requires a second factor. Set up an authenticator app or a passkey to continue.',
+      )
+      .waitFor();
+    await login.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const key = (await login.locator('code').textContent())!.trim();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'two-factor-required-setup');
+    await login
+      .getByLabel('Enter the 6-digit code from your authenticator app')
+      .fill(codeAt(key, Date.now()));
+    await login.getByRole('button', { name: 'Turn on' }).click();
+    await login.getByRole('button', { name: 'I have saved my recovery codes' }).click();
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
   });
 });
