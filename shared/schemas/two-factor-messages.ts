@@ -15,6 +15,8 @@ export const TWO_FACTOR_MESSAGES = {
     'The campaign requires a second factor. Set up an authenticator app or a passkey to continue.',
   setupOnly: 'Set up a second factor first: the campaign requires one.',
   tooManyAttempts: 'Too many attempts. Please wait a minute and try again.',
+  tooManyToday:
+    'Too many wrong codes for this account today. Try again tomorrow, or ask the campaign’s owner.',
   lastFactorRequired:
     'The campaign requires a second factor: add another one before removing this one.',
   ownerFirst: 'Set up your own second factor before requiring one for everyone.',

@@ -16,6 +16,12 @@ import * as tfRepo from './two-factor-repo';
 /** How long the second step may take after the password (then the password again). */
 const STEP_TTL_MS = 5 * 60_000;
 const WINDOW_MS = 60_000;
+const DAY_MS = 24 * 3600_000;
+/**
+ * Wrong codes an account may have in a day, as a multiple of the per-minute limit: the minute's
+ * limit alone would let someone with the password try 14,400 codes a day (a 4 % chance of a hit).
+ */
+const PER_DAY_FACTOR = 5;
 
 interface SignInAccount {
   id: string;
@@ -83,23 +89,31 @@ function makeFlow(ctx: AppContext) {
   async function countFailure(request: FastifyRequest, accountId: string) {
     const limit = config.rateLimitLoginPerMinute;
     if (limit <= 0) return [];
-    const keys = [`2fa:${clientKey(request.ip)}`, `2fa-account:${accountId}`];
-    for (const key of keys) {
-      const hit = await repo.hitRateLimit(db, key, config.now(), WINDOW_MS);
+    const limits = [
+      { key: `2fa:${clientKey(request.ip)}`, limit, windowMs: WINDOW_MS },
       // A code has a million values and the password is already known: the account's limit is
-      // the address's, not a multiple of it.
-      if (hit.count > limit) {
+      // the address's, not a multiple of it, and there is a daily one too.
+      { key: `2fa-account:${accountId}`, limit, windowMs: WINDOW_MS },
+      { key: `2fa-account-day:${accountId}`, limit: limit * PER_DAY_FACTOR, windowMs: DAY_MS },
+    ];
+    for (const { key, limit: max, windowMs } of limits) {
+      const hit = await repo.hitRateLimit(db, key, config.now(), windowMs);
+      if (hit.count > max) {
         const retryAfter = Math.max(
           1,
           Math.ceil((hit.resetAt.getTime() - config.now().getTime()) / 1000),
         );
         request.log.warn({ ip: request.ip }, 'second factor rate limit reached');
-        throw new HttpError(429, TWO_FACTOR_MESSAGES.tooManyAttempts, undefined, {
+        const message =
+          windowMs === DAY_MS
+            ? TWO_FACTOR_MESSAGES.tooManyToday
+            : TWO_FACTOR_MESSAGES.tooManyAttempts;
+        throw new HttpError(429, message, undefined, {
           'Retry-After': String(retryAfter),
         });
       }
     }
-    return keys;
+    return limits.map((l) => l.key);
   }
 
   return {

@@ -289,6 +289,33 @@ describe('rate limits on codes', () => {
     ).toBe(200);
   });
 
+  test('an account meets a daily limit of wrong codes, five minutes’ worth', async ({ app }) => {
+    const m = await createMember(app, 'viewer');
+    const { secret } = await setUpTotp(app, await m.login());
+    const limit = app.config.rateLimitLoginPerMinute;
+    let ip = 0;
+    const wrong = async () => {
+      const { step } = await passwordStep(app, m, `203.0.113.${++ip}`);
+      return second(app, step, { method: 'totp', code: '000000' }, `203.0.113.${ip}`);
+    };
+    for (let minute = 0; minute < 5; minute++) {
+      clock += 61_000;
+      for (let i = 0; i < limit; i++) expect((await wrong()).status).toBe(401);
+    }
+    clock += 61_000;
+    const { step } = await passwordStep(app, m, '192.0.2.77');
+    const locked = await second(app, step, { method: 'totp', code: codeAt(secret) }, '192.0.2.77');
+    expect(locked.status).toBe(429);
+    expect(((await locked.json()) as { message: string }).message).toBe(
+      TWO_FACTOR_MESSAGES.tooManyToday,
+    );
+    clock += 24 * 3600_000;
+    const next = await passwordStep(app, m, '192.0.2.78');
+    expect(
+      (await second(app, next.step, { method: 'totp', code: codeAt(secret) }, '192.0.2.78')).status,
+    ).toBe(200);
+  });
+
   test('wrong codes from one address meet its limit for every account', async ({ app }) => {
     const a = await createMember(app, 'viewer');
     const b = await createMember(app, 'viewer');
