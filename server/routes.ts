@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context';
 import { adminRoutes } from './modules/admin/routes';
 import { teamRoutes } from './modules/admin/team-routes';
+import { securityRoutes } from './modules/admin/security-routes';
 import { auditRoutes } from './modules/audit/routes';
 import { statementRoutes } from './modules/statements/routes';
 import { backupRoutes } from './modules/backup/routes';
@@ -34,6 +35,7 @@ export async function registerRoutes(
   await healthRoutes(app, ctx);
   await adminRoutes(app, ctx);
   await teamRoutes(app, ctx);
+  await securityRoutes(app, ctx);
   await auditRoutes(app, ctx);
   await statementRoutes(app, ctx);
   await pledgeRoutes(app, ctx);

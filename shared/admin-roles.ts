@@ -28,6 +28,8 @@ export const ROLE_LABELS: Record<AdminRole, string> = {
 };
 
 const OWNER = ['owner'] as const;
+/** What every account does for itself (its own second factors). */
+const EVERY_ROLE = ADMIN_ROLES;
 /** Pledges, payments, statements, e-mails: the money side. */
 const MONEY = ['owner', 'treasurer'] as const;
 /** Delivery updates and the manual progress adjustment. */
@@ -48,6 +50,17 @@ export const ADMIN_ROUTE_ROLES: Record<string, readonly AdminRole[]> = {
   'DELETE /api/admin/team/:id/sessions': OWNER,
   // Every account changes its own password (the owner's answer says where its password lives).
   'POST /api/admin/password': ADMIN_ROLES,
+  // Two-factor sign-in: each account's own settings (every role, for itself), and the owner's
+  // campaign-wide requirement.
+  'GET /api/admin/security': EVERY_ROLE,
+  'POST /api/admin/security/totp': EVERY_ROLE,
+  'POST /api/admin/security/totp/confirm': EVERY_ROLE,
+  'DELETE /api/admin/security/totp': EVERY_ROLE,
+  'POST /api/admin/security/recovery-codes': EVERY_ROLE,
+  'POST /api/admin/security/passkeys/options': EVERY_ROLE,
+  'POST /api/admin/security/passkeys': EVERY_ROLE,
+  'DELETE /api/admin/security/passkeys/:id': EVERY_ROLE,
+  'PUT /api/admin/security/required': OWNER,
   // Dashboard and activity
   'GET /api/admin/pledges': READ,
   'GET /api/admin/activity': READ,

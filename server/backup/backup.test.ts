@@ -5,10 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, startTestApp, type TestApp } from '../../tests/support/test-app';
 import { samplePng } from '../../tests/fixtures';
 import { uploadImage } from '../../tests/support/api';
+import { softwarePasskey } from '../../tests/support/software-passkey';
+import { createMember } from '../../tests/support/team';
 import type { Database } from '../db/client';
 import { runMigrations } from '../db/migrate';
 import { listImageFiles, writeBackupFile } from './dump';
@@ -84,6 +87,31 @@ describe('backup and restore', () => {
       });
       expect(res.status).toBe(201);
     }
+    // A member with an authenticator app, recovery codes and a passkey (record 023).
+    const member = await createMember(source, 'treasurer');
+    const memberCookie = await member.login();
+    const totp = (await (
+      await source.request('/api/admin/security/totp', { method: 'POST', cookie: memberCookie })
+    ).json()) as { secret: string };
+    const code = new TOTP({ secret: Secret.fromBase32(totp.secret) }).generate();
+    const confirmed = await source.request('/api/admin/security/totp/confirm', {
+      method: 'POST',
+      json: { code },
+      cookie: memberCookie,
+    });
+    expect(confirmed.status).toBe(200);
+    const options = (await (
+      await source.request('/api/admin/security/passkeys/options', {
+        method: 'POST',
+        cookie: memberCookie,
+      })
+    ).json()) as { challenge: string; rp: { id?: string } };
+    const passkey = await source.request('/api/admin/security/passkeys', {
+      method: 'POST',
+      json: { response: softwarePasskey().register(options, new URL(source.baseUrl).origin) },
+      cookie: memberCookie,
+    });
+    expect(passkey.status).toBe(200);
     file = path.join(tmp, 'campaign.relief-backup.jsonl.gz');
     // Taken while the source app runs and serves.
     await writeBackupFile(source.database, path.join(source.dataDir, 'uploads'), file);
@@ -98,6 +126,10 @@ describe('backup and restore', () => {
     const summary = await inspectBackup(file);
     expect(summary.trailer.rows.pledges).toBe(PLEDGES);
     expect(summary.trailer.rows.delivery_updates).toBe(3);
+    // Second factors as stored: the encrypted TOTP secret, hashed recovery codes, public keys.
+    expect(summary.trailer.rows.admin_totp).toBe(1);
+    expect(summary.trailer.rows.admin_recovery_codes).toBe(10);
+    expect(summary.trailer.rows.admin_passkeys).toBe(1);
     expect(summary.trailer.files).toBeGreaterThanOrEqual(3);
     for (const t of Object.keys(NOT_BACKED_UP)) expect(summary.trailer.rows[t]).toBeUndefined();
 

@@ -49,6 +49,7 @@ export const NOT_BACKED_UP: Record<string, string> = {
   // Transient: a restored session would let an old cookie in; limits are per minute.
   admin_sessions: 'sessions end with a restore; the admin signs in again',
   rate_limits: 'counters of the last minute',
+  admin_auth_challenges: 'a sign-in half done or a passkey being added: minutes long',
 };
 
 export const BACKUP_FILE_SUFFIX = '.relief-backup.jsonl.gz';

@@ -10,6 +10,7 @@ import {
   jsonb,
   pgSequence,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -256,10 +257,90 @@ export const adminSessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** Where the session was opened (the owner's session list shows it masked). */
     clientIp: text('client_ip'),
+    /**
+     * Made while the campaign requires a second factor, for an account without one: it may only
+     * set one up (server/plugins/auth.ts; migration 0024).
+     */
+    setupOnly: boolean('setup_only').notNull().default(false),
   },
   (t) => [
     index('admin_sessions_expires_idx').on(t.expiresAt),
     index('admin_sessions_account_idx').on(t.accountId),
+  ],
+);
+
+/**
+ * An account's authenticator app (TOTP, docs/decisions/023-two-factor.md). The secret is
+ * encrypted (server/modules/admin/two-factor.ts); lastStep is the newest 30-second step a code was
+ * accepted for, so no code is accepted twice. Unconfirmed until a first code proves the app has it.
+ */
+export const adminTotp = pgTable('admin_totp', {
+  accountId: uuid('account_id')
+    .primaryKey()
+    .references(() => adminAccounts.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+});
+
+/** Single-use recovery codes: only a SHA-256 of each. */
+export const adminRecoveryCodes = pgTable(
+  'admin_recovery_codes',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => adminAccounts.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'admin_recovery_codes_pk', columns: [t.accountId, t.codeHash] })],
+);
+
+/** Passkeys (WebAuthn credentials): id and public key in base64url, the signature counter. */
+export const adminPasskeys = pgTable(
+  'admin_passkeys',
+  {
+    id: text('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => adminAccounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('admin_passkeys_account_idx').on(t.accountId)],
+);
+
+/**
+ * The step between a correct password and a session (purpose 'login'), and a passkey being
+ * registered ('passkey_registration'): short-lived, only a SHA-256 of the token. Not backed up.
+ */
+export const adminAuthChallenges = pgTable(
+  'admin_auth_challenges',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => adminAccounts.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    webauthnChallenge: text('webauthn_challenge'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    index('admin_auth_challenges_account_idx').on(t.accountId),
+    check(
+      'admin_auth_challenges_purpose_check',
+      sql`${t.purpose} IN ('login', 'passkey_registration')`,
+    ),
   ],
 );
 

@@ -14,4 +14,9 @@ export interface AdminIdentity {
   /** The account's name and role now (the audit log keeps them as they were). */
   name: string;
   role: AdminRole;
+  /**
+   * A session that may only set up a second factor (the campaign requires one and the account has
+   * none yet): the auth plugin lets it reach the routes marked `secondFactorSetup` only.
+   */
+  setupOnly?: boolean;
 }

@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ADMIN_ROUTE_ROLES, forbiddenMessage, roleMay, routeKey } from '@shared/admin-roles';
 import { ADMIN_MESSAGES } from '@shared/schemas/admin';
+import { TWO_FACTOR_MESSAGES } from '@shared/schemas/two-factor';
 import { HttpError } from '../lib/http-error';
 import { isPageAddress } from '../lib/page-address';
 import type { AdminIdentity, RouteAccess } from '../lib/route-access';
@@ -10,12 +11,19 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call this route. Every /api route must say so (checked at start-up). */
     access?: RouteAccess;
+    /** An admin route a set-up-only session may call (setting up a second factor). */
+    secondFactorSetup?: boolean;
   }
   interface FastifyRequest {
     isAdmin: boolean;
     sessionTokenHash: string | null;
     /** The signed-in account (any role), or null. */
     admin: AdminIdentity | null;
+    /**
+     * A session limited to setting up a second factor, on a route that is not for that: it is not
+     * `admin` there (no admin data, no admin action), only known, so /api/admin/check can say so.
+     */
+    setupSession: AdminIdentity | null;
   }
 }
 
@@ -40,6 +48,7 @@ export async function registerAuth(app: FastifyInstance, sessions: SessionResolv
   app.decorateRequest('isAdmin', false);
   app.decorateRequest('sessionTokenHash', null);
   app.decorateRequest('admin', null);
+  app.decorateRequest('setupSession', null);
 
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/') && !route.config?.access) {
@@ -79,11 +88,17 @@ export async function registerAuth(app: FastifyInstance, sessions: SessionResolv
     if (!access) return done();
     const token = request.cookies[sessions.cookieName];
     if (!token) return done(access === 'admin' ? refuse(request) : undefined);
-    sessions.validate(token).then((admin) => {
+    sessions.validate(token).then((session) => {
+      request.sessionTokenHash = session?.sessionTokenHash ?? null;
+      // A set-up-only session is an admin on the set-up's own routes and nowhere else.
+      const limited =
+        session?.setupOnly === true && request.routeOptions.config?.secondFactorSetup !== true;
+      const admin = limited ? null : session;
+      request.setupSession = limited ? session : null;
       request.admin = admin;
-      request.sessionTokenHash = admin?.sessionTokenHash ?? null;
       request.isAdmin = admin !== null;
       if (access !== 'admin') return done();
+      if (limited) return done(new HttpError(403, TWO_FACTOR_MESSAGES.setupOnly));
       if (!admin) return done(refuse(request));
       const url = request.routeOptions.url ?? '';
       done(roleMay(admin.role, request.method, url) ? undefined : forbid(request, admin));

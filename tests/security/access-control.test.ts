@@ -28,6 +28,10 @@ const PUBLIC_WRITES = new Set([
   // server/modules/admin/team.test.ts).
   'POST /api/team/invitation',
   'POST /api/team/password',
+  // The sign-in's second step: no session yet, the step's own cookie (401 without it;
+  // server/modules/admin/two-factor.test.ts).
+  'POST /api/admin/login/second-factor',
+  'POST /api/admin/login/passkey-options',
 ]);
 /** Reads that expose admin data. */
 const ADMIN_READS = ['/api/admin/pledges', '/api/pledges/export'];

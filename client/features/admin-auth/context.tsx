@@ -10,6 +10,7 @@ import {
 } from 'react';
 import { roleMay, type AdminRole } from '@shared/admin-roles';
 import { ADMIN_MESSAGES } from '@shared/schemas/admin-messages';
+import type { SecondFactorMethod } from '@shared/schemas/two-factor-messages';
 import { toast } from '../../components/ui/toast-store';
 import { apiRequest, isUnauthorized } from '../../lib/api-client';
 import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
@@ -20,6 +21,13 @@ export interface AdminAccount {
   role: AdminRole;
 }
 
+/**
+ * What a password sign-in leads to: a session (true), a refusal (false), or a second step: a
+ * second factor to give (its methods), or one to set up because the campaign requires it.
+ */
+type LoginResult =
+  boolean | { secondFactor: SecondFactorMethod[] } | { secondFactorSetup: true };
+
 export interface AdminAuth {
   isAuthenticated: boolean;
   /** Null until the server has said who it is (a moment after the page loads signed in). */
@@ -27,7 +35,9 @@ export interface AdminAuth {
   /** Whether the signed-in role may call an admin route (shared/admin-roles.ts); false while unknown. */
   may(method: string, route: string): boolean;
   /** The owner with the password alone; a team member with e-mail and password (issue 27). */
-  login(password: string, email?: string): Promise<boolean>;
+  login(password: string, email?: string): Promise<LoginResult>;
+  /** After the second step (or its set-up): the session is open. */
+  completeLogin(): Promise<void>;
   logout(): Promise<void>;
   /** Ends every admin session (all devices, this one included). */
   signOutEverywhere(): Promise<void>;
@@ -111,6 +121,16 @@ export function AdminAuthProvider({
     };
   }, [initialAuthenticated]);
 
+  const completeLogin = useCallback(async () => {
+    // Who is signed in, and their role, before the dashboard shows what that role may use.
+    const who = await fetchSession();
+    setAccount(who.account);
+    setAuthenticated(true);
+    setAdminControls(true);
+    // Lists now carry admin fields (e-mail, paid status).
+    for (const key of pledgeRelatedKeys) void queryClient.invalidateQueries({ queryKey: key });
+  }, [queryClient]);
+
   const login = useCallback(
     async (password: string, email?: string) => {
       try {
@@ -122,19 +142,21 @@ export function AdminAuthProvider({
           credentials: 'include',
         });
         if (!res.ok) return false;
-        const who = await fetchSession();
-        setAccount(who.account);
-        setAuthenticated(true);
-        setAdminControls(true);
-        // Lists now carry admin fields (e-mail, paid status).
-        for (const key of pledgeRelatedKeys) void queryClient.invalidateQueries({ queryKey: key });
+        const data = (await res.json()) as {
+          isAuthenticated?: boolean;
+          secondFactor?: { methods: SecondFactorMethod[] };
+          secondFactorSetup?: true;
+        };
+        if (data.secondFactor) return { secondFactor: data.secondFactor.methods };
+        if (data.secondFactorSetup) return { secondFactorSetup: true as const };
+        await completeLogin();
         return true;
       } catch (err) {
         console.error('Admin login failed', err);
         return false;
       }
     },
-    [queryClient],
+    [completeLogin],
   );
 
   const logout = useCallback(async () => {
@@ -186,6 +208,7 @@ export function AdminAuthProvider({
       account,
       may,
       login,
+      completeLogin,
       logout,
       signOutEverywhere,
       checkAuth,
@@ -198,6 +221,7 @@ export function AdminAuthProvider({
       account,
       may,
       login,
+      completeLogin,
       logout,
       signOutEverywhere,
       checkAuth,

@@ -49,10 +49,17 @@ export async function insertSession(
   now: Date,
   expiresAt: Date,
   clientIp: string | null = null,
+  setupOnly = false,
 ) {
-  await db
-    .insert(adminSessions)
-    .values({ tokenHash, accountId, createdAt: now, lastSeenAt: now, expiresAt, clientIp });
+  await db.insert(adminSessions).values({
+    tokenHash,
+    accountId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt,
+    clientIp,
+    setupOnly,
+  });
 }
 
 /** The sessions still running (not expired), newest activity first, with their account. */
@@ -104,6 +111,7 @@ export async function findSession(db: DbOrTx, tokenHash: string) {
       lastSeenAt: adminSessions.lastSeenAt,
       expiresAt: adminSessions.expiresAt,
       accountId: adminSessions.accountId,
+      setupOnly: adminSessions.setupOnly,
       name: adminAccounts.name,
       role: adminAccounts.role,
       disabledAt: adminAccounts.disabledAt,

@@ -4,16 +4,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ADMIN_MESSAGES, loginSchema } from '@shared/schemas/admin';
+import { SECOND_FACTOR_METHODS } from '@shared/schemas/two-factor';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-error';
 import { clientKey } from '../../lib/client-key';
 import { ADMIN_ROLES, type AdminRole } from '@shared/admin-roles';
 import { OWNER_ACCOUNT_ID } from '../../db/schema';
-import { actingAs } from '../audit/actor';
 import { hashPassword, verifyPassword } from './password';
 import { PasswordCheckGate } from './password-check-gate';
 import { writeAudit } from '../audit/repo';
 import * as repo from './repo';
+import { twoFactorLogin } from './two-factor-login';
 
 const WINDOW_MS = 60_000;
 /** An account's failed logins per minute, as a multiple of one address's (issue 27). */
@@ -27,13 +28,24 @@ const sessionStateSchema = z.object({
   isAuthenticated: z.boolean(),
   /** Who is signed in (issue 27): the client shows what the role may use. */
   account: z.object({ name: z.string(), role: z.enum(ADMIN_ROLES) }).optional(),
+  /** Signed in only to set up a second factor, which the campaign requires. */
+  secondFactorSetup: z.literal(true).optional(),
 });
-const loginResultSchema = z.object({ ok: z.literal(true), isAuthenticated: z.literal(true) });
+/**
+ * The spec's `{ok, isAuthenticated: true}`; with a second factor to give (or to set up), not yet
+ * authenticated and what comes next (extra fields only).
+ */
+const loginResultSchema = z.object({
+  ok: z.literal(true),
+  isAuthenticated: z.boolean(),
+  secondFactor: z.object({ methods: z.array(z.enum(SECOND_FACTOR_METHODS)) }).optional(),
+  secondFactorSetup: z.literal(true).optional(),
+});
 const logoutResultSchema = z.object({ ok: z.literal(true), isAuthenticated: z.literal(false) });
 
 export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, sessions, config } = ctx;
+  const { db, config } = ctx;
   /**
    * Password checks in flight: 2 per client; in all, one core's worth at a time (at most 2, and
    * 1 on a 2-core machine, where two scrypts starve the event loop), 30 more waiting
@@ -51,6 +63,14 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       const a = request.admin;
+      const setup = request.setupSession;
+      if (setup) {
+        return {
+          isAuthenticated: false,
+          account: { name: setup.name, role: setup.role },
+          secondFactorSetup: true as const,
+        };
+      }
       // Signed out: the spec's answer, unchanged.
       return a
         ? { isAuthenticated: true, account: { name: a.name, role: a.role } }
@@ -135,18 +155,11 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
       } finally {
         attempt.leave();
       }
-      // Rotate: whatever session the browser had before is revoked (no fixation).
-      if (request.sessionTokenHash) await sessions.revoke(request.sessionTokenHash);
-      const { token } = await db.transaction(async (tx) => {
-        const created = await sessions.create(account.id, tx, request.ip);
-        await writeAudit(tx, actingAs(request, account), { action: 'admin.login' });
-        return created;
-      });
-      ctx.sessions.setCookie(request, reply, token);
-      request.log.info({ role: account.role }, 'admin logged in');
+      // A session now (rotated: no fixation), or first a second factor (or its set-up).
+      const next = await twoFactorLogin(ctx).afterPassword(request, reply, account);
       return reply
         .header('Cache-Control', 'no-store')
-        .send({ ok: true as const, isAuthenticated: true as const });
+        .send(next ?? { ok: true as const, isAuthenticated: true as const });
     },
   );
 

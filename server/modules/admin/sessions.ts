@@ -26,16 +26,18 @@ export function createSessions(
      * A session of one account.
      * @param tx a transaction to write in (login writes its audit entry with it).
      * @param clientIp where it was opened, for the owner's session list.
+     * @param setupOnly a session that may only set up a second factor (the campaign requires one).
      */
     async create(
       accountId: string,
       tx: DbOrTx = db,
       clientIp: string | null = null,
+      setupOnly = false,
     ): Promise<{ token: string; expiresAt: Date }> {
       const token = randomBytes(32).toString('base64url');
       const now = config.now();
       const expiresAt = new Date(now.getTime() + config.sessionTtlMs);
-      await repo.insertSession(tx, sha256(token), accountId, now, expiresAt, clientIp);
+      await repo.insertSession(tx, sha256(token), accountId, now, expiresAt, clientIp, setupOnly);
       return { token, expiresAt };
     },
     /**
@@ -70,6 +72,7 @@ export function createSessions(
         accountId: row.accountId,
         name: row.name,
         role: row.role as AdminRole,
+        ...(row.setupOnly ? { setupOnly: true } : {}),
       };
     },
     revoke: (hash: string) => repo.deleteSession(db, hash),

@@ -194,6 +194,61 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: 'admin',
     errors: [404],
   },
+  'POST /api/admin/login/second-factor': {
+    summary:
+      'The sign-in’s second step: a code from the authenticator app, a recovery code or a passkey',
+    tag: 'admin',
+    errors: [401, 429],
+  },
+  'POST /api/admin/login/passkey-options': {
+    summary: 'WebAuthn options for signing in with a passkey (the second step)',
+    tag: 'admin',
+    errors: [401],
+  },
+  'GET /api/admin/security': {
+    summary: 'Your own second factors: authenticator app, passkeys, recovery codes left',
+    tag: 'admin',
+  },
+  'POST /api/admin/security/totp': {
+    summary: 'Start setting up an authenticator app: its secret and QR code',
+    tag: 'admin',
+    errors: [409],
+  },
+  'POST /api/admin/security/totp/confirm': {
+    summary:
+      'Finish the authenticator app with a first code (the first factor brings recovery codes)',
+    tag: 'admin',
+    errors: [409, 429],
+  },
+  'DELETE /api/admin/security/totp': {
+    summary: 'Remove your authenticator app',
+    tag: 'admin',
+    errors: [404, 409],
+  },
+  'POST /api/admin/security/recovery-codes': {
+    summary: 'Ten new recovery codes (the older ones stop working)',
+    tag: 'admin',
+    errors: [409],
+  },
+  'POST /api/admin/security/passkeys/options': {
+    summary: 'WebAuthn options for adding a passkey',
+    tag: 'admin',
+  },
+  'POST /api/admin/security/passkeys': {
+    summary: 'Add a passkey with the browser’s answer to the options',
+    tag: 'admin',
+    errors: [409],
+  },
+  'DELETE /api/admin/security/passkeys/{id}': {
+    summary: 'Remove one of your passkeys',
+    tag: 'admin',
+    errors: [404, 409],
+  },
+  'PUT /api/admin/security/required': {
+    summary: 'Require a second factor for everyone (owner)',
+    tag: 'admin',
+    errors: [409],
+  },
   'POST /api/team/invitation': {
     summary: 'Whose invitation link this is (name, e-mail, role), before the password is set',
     tag: 'admin',

@@ -97,6 +97,17 @@ const EXPECTED = [
   'GET /api/admin/news/subscribers',
   'POST /api/admin/privacy/erase',
   'GET /api/admin/privacy',
+  'POST /api/admin/login/second-factor',
+  'POST /api/admin/login/passkey-options',
+  'GET /api/admin/security',
+  'POST /api/admin/security/totp',
+  'POST /api/admin/security/totp/confirm',
+  'DELETE /api/admin/security/totp',
+  'POST /api/admin/security/recovery-codes',
+  'POST /api/admin/security/passkeys/options',
+  'POST /api/admin/security/passkeys',
+  'DELETE /api/admin/security/passkeys/{id}',
+  'PUT /api/admin/security/required',
 ];
 
 /**
@@ -133,6 +144,8 @@ const OPEN_TO_ANYONE = [
   'PUT /api/objects/uploads/{id}',
   'POST /api/team/invitation',
   'POST /api/team/password',
+  'POST /api/admin/login/second-factor',
+  'POST /api/admin/login/passkey-options',
 ];
 
 describe('GET /api/docs and /api/docs/json', () => {

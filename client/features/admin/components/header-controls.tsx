@@ -1,6 +1,6 @@
 import { ROLE_LABELS } from '@shared/admin-roles';
 import { PAGE_PATHS } from '@shared/pages';
-import { LogOut, Plus, Settings, ShieldCheck, type LucideIcon } from 'lucide-react';
+import { KeyRound, LogOut, Plus, Settings, ShieldCheck, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Button, type ButtonProps } from '../../../components/ui/button';
 import { Tooltip } from '../../../components/ui/tooltip';
@@ -9,6 +9,7 @@ import { navigate, usePathname } from '../../../lib/navigation';
 import { useAdminAuth } from '../../admin-auth';
 import { PostUpdateDialog } from './post-update-dialog';
 import { ProgressDialog } from './progress-dialog';
+import { SecurityDialog } from './security-settings-dialog';
 
 // A little smaller on phones, where the header also holds the name and Pledge Now.
 const iconButton = 'h-9 w-9 text-ink-600 hover:bg-ink-100 hover:text-ink-900 sm:h-10 sm:w-10';
@@ -47,6 +48,7 @@ export default function AdminHeaderControls() {
   const pathname = usePathname();
   const [postOpen, setPostOpen] = useState(false);
   const [progressOpen, setProgressOpen] = useState(false);
+  const [securityOpen, setSecurityOpen] = useState(false);
 
   async function handleLogout() {
     // Leaving /admin first avoids flashing its login prompt after a deliberate logout.
@@ -95,6 +97,12 @@ export default function AdminHeaderControls() {
         />
       ) : null}
       <HeaderIcon
+        tooltip="Your authenticator app, passkeys and recovery codes"
+        label="Two-factor sign-in"
+        icon={KeyRound}
+        onClick={() => setSecurityOpen(true)}
+      />
+      <HeaderIcon
         tooltip="Log out"
         label="Logout"
         icon={LogOut}
@@ -102,6 +110,7 @@ export default function AdminHeaderControls() {
       />
       <PostUpdateDialog open={postOpen} onOpenChange={setPostOpen} />
       <ProgressDialog open={progressOpen} onOpenChange={setProgressOpen} />
+      <SecurityDialog open={securityOpen} onOpenChange={setSecurityOpen} />
     </div>
   );
 }

@@ -4,7 +4,10 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { FieldError, Label } from '../../../components/ui/label';
+import { TWO_FACTOR_MESSAGES, type SecondFactorMethod } from '@shared/schemas/two-factor-messages';
 import { useAdminAuth } from '../../admin-auth';
+import { SecondFactorStep } from './second-factor-step';
+import { SecuritySettings } from './security-settings';
 
 /**
  * "Admin Access" (product rule): an empty password gives "Password is required"; a rejected one
@@ -19,7 +22,9 @@ export function LoginDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const { login } = useAdminAuth();
+  const { login, completeLogin } = useAdminAuth();
+  /** After the password: a second factor to give, or one to set up (the campaign requires it). */
+  const [step, setStep] = useState<{ methods: SecondFactorMethod[] } | 'setup'>();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
@@ -35,7 +40,11 @@ export function LoginDialog({
     const member = email.trim();
     const ok = await login(password, member || undefined);
     setPending(false);
-    if (ok) {
+    if (typeof ok === 'object') {
+      setPassword('');
+      setError(undefined);
+      setStep('secondFactor' in ok ? { methods: ok.secondFactor } : 'setup');
+    } else if (ok) {
       setPassword('');
       setEmail('');
       setError(undefined);
@@ -46,63 +55,90 @@ export function LoginDialog({
     }
   }
 
+  async function finish() {
+    setStep(undefined);
+    setEmail('');
+    await completeLogin();
+    onOpenChange(false);
+  }
+
   return (
     <Dialog
       open={open}
       onOpenChange={(next) => {
-        if (!next) setError(undefined);
+        if (!next) {
+          setError(undefined);
+          // Closing during the second step starts the sign-in over next time.
+          setStep(undefined);
+        }
         onOpenChange(next);
       }}
     >
       <DialogContent
         title="Admin Access"
-        description="Enter the admin password to manage pledges, delivery updates and progress."
-        className="max-w-md"
+        description={
+          step === 'setup'
+            ? TWO_FACTOR_MESSAGES.setupRequired
+            : step
+              ? 'Second step: prove it is you.'
+              : 'Enter the admin password to manage pledges, delivery updates and progress.'
+        }
+        className={step === 'setup' ? 'max-w-lg' : 'max-w-md'}
       >
-        <form onSubmit={submit} noValidate className="grid gap-1.5">
-          <Label htmlFor="admin-password">Password</Label>
-          <Input
-            id="admin-password"
-            type="password"
-            autoComplete="current-password"
-            // eslint-disable-next-line jsx-a11y/no-autofocus -- a dialog the admin just opened to type the password in: focus goes to the password, as before team accounts
-            autoFocus
-            value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              if (error) setError(undefined);
-            }}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'admin-password-error' : undefined}
+        {step === 'setup' ? (
+          <SecuritySettings onFirstFactor={finish} />
+        ) : step ? (
+          <SecondFactorStep
+            methods={step.methods}
+            onDone={finish}
+            onRestart={() => setStep(undefined)}
           />
-          <FieldError id="admin-password-error">{error}</FieldError>
-          {/* After the password, so the owner's dialog starts and reads as the spec's. */}
-          <Label htmlFor="admin-email" className="mt-2">
-            E-mail (team members)
-          </Label>
-          <Input
-            id="admin-email"
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={(e) => {
-              setEmail(e.target.value);
-              if (error) setError(undefined);
-            }}
-            aria-describedby="admin-email-hint"
-          />
-          <p id="admin-email-hint" className="text-muted-foreground text-sm">
-            Leave empty to sign in as the owner.
-          </p>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={pending}>
-              {pending ? 'Logging in...' : 'Login'}
-            </Button>
-          </DialogFooter>
-        </form>
+        ) : (
+          <form onSubmit={submit} noValidate className="grid gap-1.5">
+            <Label htmlFor="admin-password">Password</Label>
+            <Input
+              id="admin-password"
+              type="password"
+              autoComplete="current-password"
+              // eslint-disable-next-line jsx-a11y/no-autofocus -- a dialog the admin just opened to type the password in: focus goes to the password, as before team accounts
+              autoFocus
+              value={password}
+              onChange={(e) => {
+                setPassword(e.target.value);
+                if (error) setError(undefined);
+              }}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'admin-password-error' : undefined}
+            />
+            <FieldError id="admin-password-error">{error}</FieldError>
+            {/* After the password, so the owner's dialog starts and reads as the spec's. */}
+            <Label htmlFor="admin-email" className="mt-2">
+              E-mail (team members)
+            </Label>
+            <Input
+              id="admin-email"
+              type="email"
+              autoComplete="username"
+              value={email}
+              onChange={(e) => {
+                setEmail(e.target.value);
+                if (error) setError(undefined);
+              }}
+              aria-describedby="admin-email-hint"
+            />
+            <p id="admin-email-hint" className="text-muted-foreground text-sm">
+              Leave empty to sign in as the owner.
+            </p>
+            <DialogFooter>
+              <Button variant="outline" onClick={() => onOpenChange(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={pending}>
+                {pending ? 'Logging in...' : 'Login'}
+              </Button>
+            </DialogFooter>
+          </form>
+        )}
       </DialogContent>
     </Dialog>
   );
