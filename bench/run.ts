@@ -17,6 +17,12 @@ import {
   type LoadResult,
 } from './lib/load';
 import { createBenchDatabase, PG_ADMIN_URL } from './lib/postgres';
+import {
+  benchPostVsPeer,
+  benchReminderSpike,
+  type PostVsPeer,
+  type ReminderSpike,
+} from './lib/spike';
 import { benchStatementImport, type ImportResult } from './lib/statement-import';
 import { benchReport, REPORT_TARGET_MS, type ReportResult } from './lib/report';
 import { freePort, ROOT, sleep, startServer, type Memory } from './lib/servers';
@@ -36,20 +42,17 @@ const LIVE_PHASES: [number, number][] = [
  * One scenario alone, `npm run bench -- --only=<name>` or BENCH_ONLY=<name>: `home` (the app on
  * PGlite and the baseline for GET /, Lighthouse and the JavaScript count; no PostgreSQL, no POST
  * run, no live clients), `live` (the live-progress scenario), `import` (a 20,000-line, ~5 MB
- * bank statement imported while GET /api/progress is measured) or `report` (the fulfilment
- * report's query time at 100,000 pledges, on PGlite and PostgreSQL; no server, no build).
+ * bank statement imported while GET /api/progress is measured), `report` (the fulfilment
+ * report's query time at 100,000 pledges, on PGlite and PostgreSQL; no server, no build) or
+ * `spike` (POST /api/pledges against the peer on both databases, and 100,000 reminders sent over
+ * SMTP and as files while GET /api/progress is measured).
  */
 const ONLY =
   process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ??
   process.env.BENCH_ONLY;
-if (
-  ONLY !== undefined &&
-  ONLY !== 'home' &&
-  ONLY !== 'live' &&
-  ONLY !== 'import' &&
-  ONLY !== 'report'
-) {
-  process.stderr.write(`bench: unknown --only=${ONLY} (known: home, live, import, report)\n`);
+const SCENARIOS = ['home', 'live', 'import', 'report', 'spike'];
+if (ONLY !== undefined && !SCENARIOS.includes(ONLY)) {
+  process.stderr.write(`bench: unknown --only=${ONLY} (known: ${SCENARIOS.join(', ')})\n`);
   process.exit(2);
 }
 /** The home page's targets (LCP, TBT, CLS, Performance, JavaScript; GET / against the baseline). */
@@ -496,6 +499,7 @@ async function main() {
   }
   if (ONLY === 'live') return liveOnly(started);
   if (ONLY === 'import') return importOnly(started);
+  if (ONLY === 'spike') return spikeOnly(started);
   log(
     `bench: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per endpoint, ${SEED_PLEDGES} pledges seeded through the API; ${os.cpus().length} CPUs, Node ${process.version}, load average ${loadAverage()}`,
   );
@@ -752,6 +756,58 @@ async function importOnly(started: number) {
   writeFileSync(
     path.join(RESULTS_DIR, 'import.json'),
     `${JSON.stringify({ date: new Date().toISOString(), statementImport, targets: checks, elapsedS: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`,
+  );
+  log(`load average after: ${loadAverage()}`);
+}
+
+/** The app's POST rate is at least 3× the peer's, and 100,000 reminders leave reads fast. */
+function spikeTargets(posts: PostVsPeer[], reminders: ReminderSpike[]): Target[] {
+  return [
+    ...posts.flatMap((p) => [
+      {
+        name: `${p.db} POST x peer`,
+        value: p.ratio,
+        target: '>= 3',
+        pass: p.ratio >= 3,
+      },
+      {
+        name: `${p.db} POST stored = acked`,
+        value: p.storedExact ? 'exact' : 'NO',
+        target: 'exact',
+        pass: p.storedExact,
+      },
+    ]),
+    ...reminders.map((r) => ({
+      name: `reminders ${r.mailer}: progress p99 ms`,
+      value: r.progress.p99Ms,
+      target: '< 50',
+      pass: r.progress.p99Ms < 50,
+    })),
+  ];
+}
+
+/** `BENCH_ONLY=spike`: the outbox at spike scale (bench/lib/spike.ts), with its targets. */
+async function spikeOnly(started: number) {
+  log(
+    `bench (spike only): ${os.cpus().length} CPUs, Node ${process.version}, load ${loadAverage()}`,
+  );
+  const parts = (process.env.BENCH_SPIKE_PARTS ?? 'post,smtp,files').split(',');
+  const posts: PostVsPeer[] = [];
+  for (const db of ['pglite', 'postgres'] as const)
+    if (parts.includes('post')) posts.push(await benchPostVsPeer(db, appEnv, RESULTS_DIR, log));
+  const reminders: ReminderSpike[] = [];
+  for (const mailer of ['smtp', 'files'] as const)
+    if (parts.includes(mailer))
+      reminders.push(await benchReminderSpike(mailer, appEnv, RESULTS_DIR, log));
+  const checks = spikeTargets(posts, reminders);
+  log('\nTargets:');
+  for (const t of checks)
+    log(
+      `  ${t.pass ? 'ok  ' : 'MISS'} ${t.name.padEnd(32)} ${String(t.value ?? '-').padStart(9)}  (${t.target})`,
+    );
+  writeFileSync(
+    path.join(RESULTS_DIR, 'spike.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), posts, reminders, targets: checks, elapsedS: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`,
   );
   log(`load average after: ${loadAverage()}`);
 }
