@@ -19,11 +19,17 @@ async function openDatabase() {
     const { PGlite } = await import('@electric-sql/pglite');
     const db = new PGlite(where);
     await db.waitReady;
-    return { query: async (text, params) => (await db.query(text, params)).rows, close: () => db.close() };
+    return {
+      query: async (text, params) => (await db.query(text, params)).rows,
+      close: () => db.close(),
+    };
   }
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: where, max: 10 });
-  return { query: async (text, params) => (await pool.query(text, params)).rows, close: () => pool.end() };
+  return {
+    query: async (text, params) => (await pool.query(text, params)).rows,
+    close: () => pool.end(),
+  };
 }
 
 const db = await openDatabase();
@@ -68,4 +74,11 @@ app.post(
   },
 );
 await app.listen({ port: Number(portArg), host: '127.0.0.1' });
-process.on('SIGTERM', () => void app.close().then(() => db.close()).then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void app
+      .close()
+      .then(() => db.close())
+      .then(() => process.exit(0)),
+);

@@ -45,7 +45,12 @@ function stats(samples: number[]): Latency {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   const r = (n: number) => Math.round(n * 10) / 10;
-  return { count: sorted.length, p50Ms: r(at(0.5)), p99Ms: r(at(0.99)), maxMs: r(sorted.at(-1) ?? 0) };
+  return {
+    count: sorted.length,
+    p50Ms: r(at(0.5)),
+    p99Ms: r(at(0.99)),
+    maxMs: r(sorted.at(-1) ?? 0),
+  };
 }
 
 /** GET /api/progress one after another (10 ms apart) until `until()` says stop; the latencies. */
@@ -63,7 +68,12 @@ async function probe(baseUrl: string, until: () => boolean): Promise<number[]> {
 
 type AppEnv = (port: number, extra: Record<string, string>) => Record<string, string>;
 
-async function startApp(name: string, env: Record<string, string>, appEnv: AppEnv, resultsDir: string) {
+async function startApp(
+  name: string,
+  env: Record<string, string>,
+  appEnv: AppEnv,
+  resultsDir: string,
+) {
   const port = await freePort();
   return startServer({
     name,
@@ -174,6 +184,11 @@ async function seedReminders(target: { dataDir: string; databaseUrl?: string }) 
       select 'Spike Donor ' || g, 'spike-' || g || '@bench.example', 25, 'USD', 227,
         now() - interval '8 days'
       from generate_series(1, ${SPIKE_REMINDERS}::int) g`);
+    // Every pledge gets its status link when it is made (the token's hash: any unique text will
+    // do here, the worker only needs the row to exist).
+    await database.db.execute(sql`
+      insert into donor_links (pledge_id, token_hash)
+      select id, md5(id::text) from pledges where email like 'spike-%'`);
     await database.db.execute(sql`
       insert into pledge_reminders (pledge_id, sent_steps, last_sent_at)
       select id, 1, now() from pledges where email like 'spike-%'`);
@@ -231,7 +246,8 @@ export async function benchReminderSpike(
     const sent = () =>
       smtp ? smtp.received() : readdirSafe(outboxDir).filter((f) => f.endsWith('.eml')).length;
     const env: Record<string, string> = { DATA_DIR: dataDir };
-    if (smtp) Object.assign(env, { SMTP_URL: smtp.url, MAIL_FROM: 'Relief <relief@bench.example>' });
+    if (smtp)
+      Object.assign(env, { SMTP_URL: smtp.url, MAIL_FROM: 'Relief <relief@bench.example>' });
     app = await startApp(`reminders-${mailer}`, env, appEnv, resultsDir);
     // From the moment it answers: the worker starts with the app and may have sent some already.
     const started = performance.now();
@@ -269,7 +285,15 @@ export async function benchReminderSpike(
     log(
       `[reminders ${mailer}] ${SPIKE_REMINDERS} sent in ${sendMs} ms (${perSecond}/s, ${cpuUsPerMessage ?? '-'} µs CPU each); /api/progress p50 ${progress.p50Ms} / p99 ${progress.p99Ms} / max ${progress.maxMs} ms over ${progress.count} requests (idle p99 ${progressIdle.p99Ms} ms)`,
     );
-    return { mailer, messages: SPIKE_REMINDERS, sendMs, perSecond, cpuUsPerMessage, progress, progressIdle };
+    return {
+      mailer,
+      messages: SPIKE_REMINDERS,
+      sendMs,
+      perSecond,
+      cpuUsPerMessage,
+      progress,
+      progressIdle,
+    };
   } finally {
     await app?.stop();
     await smtp?.close();

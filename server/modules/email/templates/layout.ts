@@ -73,11 +73,15 @@ function piece(v: unknown): string {
 }
 
 /** "November 23, 2026", as a donor in Jamaica reads the day. */
+// Made once: building an Intl.DateTimeFormat costs about half a millisecond, which was a sixth of
+// the CPU of each message in a backlog of reminders.
+const DAY_FORMAT = new Intl.DateTimeFormat('en-US', {
+  dateStyle: 'long',
+  timeZone: 'America/Jamaica',
+});
+
 export function formatDay(d: Date): string {
-  return new Intl.DateTimeFormat('en-US', {
-    dateStyle: 'long',
-    timeZone: 'America/Jamaica',
-  }).format(d);
+  return DAY_FORMAT.format(d);
 }
 
 /** The simple HTML every message shares: readable in any client, no images, no remote content. */
