@@ -10,6 +10,9 @@ export interface TestSmtp {
   refuse: boolean;
   /** Refused attempts so far. */
   refusals: number;
+  /** SMTP connections opened so far, and the most messages ever being received at once. */
+  connections: number;
+  maxInFlight: number;
   /** Resolves when at least `n` messages have arrived (or fails after `timeoutMs`). */
   waitFor(n: number, timeoutMs?: number): Promise<ParsedMail[]>;
   close(): Promise<void>;
@@ -21,13 +24,26 @@ export async function startTestSmtp(opts: { delayMs?: number } = {}): Promise<Te
     received: [] as ParsedMail[],
     refuse: false,
     refusals: 0,
+    connections: 0,
+    inFlight: 0,
+    maxInFlight: 0,
   };
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ['STARTTLS'],
     authOptional: true,
     logger: false,
+    onConnect(_session, callback) {
+      state.connections += 1;
+      callback();
+    },
     onData(stream, _session, callback) {
+      state.inFlight += 1;
+      state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+      const done = (err?: Error) => {
+        state.inFlight -= 1;
+        callback(err);
+      };
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
@@ -36,12 +52,12 @@ export async function startTestSmtp(opts: { delayMs?: number } = {}): Promise<Te
           const err = Object.assign(new Error('Mailbox busy, try again later'), {
             responseCode: 451,
           });
-          return callback(err);
+          return done(err);
         }
         void (async () => {
           if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
           state.received.push(await simpleParser(Buffer.concat(chunks)));
-          callback();
+          done();
         })();
       });
     },
@@ -63,6 +79,12 @@ export async function startTestSmtp(opts: { delayMs?: number } = {}): Promise<Te
     },
     get refusals() {
       return state.refusals;
+    },
+    get connections() {
+      return state.connections;
+    },
+    get maxInFlight() {
+      return state.maxInFlight;
     },
     async waitFor(n, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
