@@ -1,7 +1,7 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containersFor } from '@shared/containers';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
+import { describe, expect, test } from '../support/fixtures';
 import { adminPledges as allPledges, progress } from '../support/api';
 import { pool, SOAK } from './support/load';
 import { request } from '../support/http';
@@ -9,18 +9,19 @@ import { request } from '../support/http';
 const PLEDGES = SOAK ? 5_000 : 500;
 const CONNECTIONS = 50;
 
+// One client address sends everything here, so the per-address limit is off (as for bench).
+test.override('appOptions', { env: { RATE_LIMIT_PLEDGES_PER_MINUTE: '0' } });
+
 /** R1: many donors at once. */
 describe(`R1 load: ${PLEDGES} concurrent pledges over ${CONNECTIONS} connections`, () => {
   let t: TestApp;
   let cookie: string;
-  beforeAll(async () => {
-    // One client address sends everything here, so the per-address limit is off (as for bench).
-    t = await startTestApp({ env: { RATE_LIMIT_PLEDGES_PER_MINUTE: '0' } });
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
   });
-  afterAll(() => t.close());
 
-  it('stores every acknowledged pledge exactly once, with exact totals', async () => {
+  test('stores every acknowledged pledge exactly once, with exact totals', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
     const bodies = Array.from({ length: PLEDGES }, (_, i) => ({
       name: `Load ${i}`,

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { samplePng } from '../fixtures';
 import { expectErrorLogs, startTestApp, testDbKind, type TestApp } from '../support/test-app';
 import { adminPledge, createPledge, uploadUrl } from '../support/api';
+import { describe, expect, test } from '../support/fixtures';
 import { rawRequest } from '../support/http';
 
 /**
@@ -30,13 +31,12 @@ const spellings = (path: string): string[] => {
 describe('9.2 percent-encoded paths and the cross-site check', () => {
   let t: TestApp;
   let cookie: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
   });
-  afterAll(() => t.close());
 
-  it('never confirms a pledge for a foreign Origin, however the path is spelled', async () => {
+  test('never confirms a pledge for a foreign Origin, however the path is spelled', async () => {
     const { id } = await createPledge(t);
     for (const path of spellings(`/api/pledges/${id}/confirm`)) {
       const res = await rawRequest(t.baseUrl, {
@@ -50,7 +50,7 @@ describe('9.2 percent-encoded paths and the cross-site check', () => {
     expect((await adminPledge(t, cookie, id))?.isPaid).toBe(false);
   });
 
-  it('never logs the admin out from a same-site page through an encoded path', async () => {
+  test('never logs the admin out from a same-site page through an encoded path', async () => {
     for (const path of spellings('/api/admin/logout')) {
       const res = await rawRequest(t.baseUrl, {
         method: 'POST',
@@ -62,7 +62,7 @@ describe('9.2 percent-encoded paths and the cross-site check', () => {
     }
   });
 
-  it('refuses a cross-site write even on a path that matches no route', async () => {
+  test('refuses a cross-site write even on a path that matches no route', async () => {
     const res = await rawRequest(t.baseUrl, {
       method: 'POST',
       path: '/no-such-route',
@@ -72,6 +72,7 @@ describe('9.2 percent-encoded paths and the cross-site check', () => {
   });
 });
 
+// Its own app: a disk guard that always finds the disk full.
 describe('9.2 percent-encoded paths and the disk guard', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -86,7 +87,7 @@ describe('9.2 percent-encoded paths and the disk guard', () => {
     testDbKind() === 'pglite'
       ? { what: 'a pledge', run: refusesPledges }
       : { what: 'an image upload', run: refusesUploads };
-  it(`refuses ${guarded.what} with 507 however the path is spelled, and stores nothing`, () => {
+  test(`refuses ${guarded.what} with 507 however the path is spelled, and stores nothing`, () => {
     // The disk guard logs each refusal at error level: an operator must see it.
     expectErrorLogs(/"msg":"disk nearly full"/);
     return guarded.run();

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
 import { containersFor } from '@shared/containers';
 import { sampleJpeg } from '../fixtures';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
+import { describe, expect, test } from '../support/fixtures';
 import { rawRequest } from '../support/http';
 import { adminPledges, createPledge, uploadImage, uploadUrl } from '../support/api';
 
@@ -17,6 +18,10 @@ const SCALE = process.env.SOAK ? 1 : 0.5;
  * Property-based fuzzing of every endpoint: whatever the body, query, id, Content-Type or cookie,
  * the answer is below 500, and the server stays up with its totals exact.
  */
+test.override('appOptions', {
+  env: { RATE_LIMIT_PLEDGES_PER_MINUTE: '0', RATE_LIMIT_LOGIN_PER_MINUTE: '0' },
+});
+
 describe('fuzz: generated requests against every endpoint', () => {
   let t: TestApp;
   let cookie: string;
@@ -27,18 +32,13 @@ describe('fuzz: generated requests against every endpoint', () => {
   let created = 0;
   const failures: string[] = [];
 
-  beforeAll(async () => {
-    t = await startTestApp({
-      env: { RATE_LIMIT_PLEDGES_PER_MINUTE: '0', RATE_LIMIT_LOGIN_PER_MINUTE: '0' },
-    });
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
     for (let i = 0; i < 5; i++) ids.push((await createPledge(t)).id);
     imageUrl = await uploadImage(t, cookie, sampleJpeg(), 'image/jpeg');
   });
-  afterAll(async () => {
-    agent.destroy();
-    await t.close();
-  });
+  afterAll(() => agent.destroy());
 
   interface Answer {
     status: number;
@@ -322,7 +322,7 @@ describe('fuzz: generated requests against every endpoint', () => {
 
   const runs = (n: number) => ({ numRuns: Math.ceil(n * SCALE), endOnFailure: true });
 
-  it(
+  test(
     'mutating endpoints never answer 5xx (pledges, progress, updates, uploads, login)',
     async () => {
       // Image bytes: random, or random after a real format's magic number (the decoder sees them).
@@ -438,7 +438,7 @@ describe('fuzz: generated requests against every endpoint', () => {
     120_000 * Math.max(1, SCALE),
   );
 
-  it(
+  test(
     'reads never answer 5xx (lists, dashboard, export, images, pages, random paths)',
     async () => {
       const paths = fc.constantFrom(
@@ -497,7 +497,7 @@ describe('fuzz: generated requests against every endpoint', () => {
     60_000 * Math.max(1, SCALE),
   );
 
-  it(`sent at least ${5_000 * SCALE} requests, and the server is up with exact totals`, async () => {
+  test(`sent at least ${5_000 * SCALE} requests, and the server is up with exact totals`, async () => {
     expect(sent).toBeGreaterThanOrEqual(5_000 * SCALE);
     expect((await t.request('/api/health')).status).toBe(200);
     await createPledge(t);

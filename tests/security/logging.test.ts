@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app';
+import { TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app';
 import { createPledge, pledgeBody } from '../support/api';
+import { describe, expect, test } from '../support/fixtures';
 import { rawRequest } from '../support/http';
 
 interface LogLine {
@@ -12,10 +12,19 @@ interface LogLine {
   [key: string]: unknown;
 }
 
+/** Every line the file's app logs (at info), as written. */
+const raw: string[] = [];
+const stream = new Writable({
+  write(chunk: Buffer, _enc, done) {
+    raw.push(chunk.toString('utf8'));
+    done();
+  },
+});
+test.override('appOptions', { env: { LOG_LEVEL: 'info' }, logger: { stream } });
+
 /** Threat 38: what the logs hold. */
 describe('38. logs', () => {
   let t: TestApp;
-  const raw: string[] = [];
   const lines = () => raw.join('').split('\n').filter(Boolean);
   const parsed = () => lines().map((l) => JSON.parse(l) as LogLine);
 
@@ -24,14 +33,8 @@ describe('38. logs', () => {
   const NAME = 'Lorna Logwatch';
   let token = '';
 
-  beforeAll(async () => {
-    const stream = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        raw.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    t = await startTestApp({ env: { LOG_LEVEL: 'info' }, logger: { stream } });
+  test.beforeAll(async ({ app }) => {
+    t = app;
 
     // A session of everyday and hostile traffic.
     await t.request('/api/admin/login', { method: 'POST', json: { password: WRONG } });
@@ -70,16 +73,15 @@ describe('38. logs', () => {
     await t.request('/api/admin/logout', { method: 'POST', cookie });
     await t.request('/api/admin/pledges', { cookie }); // 401 after logout
   });
-  afterAll(() => t.close());
 
-  it('every line is one JSON object: a newline in input cannot forge a line', () => {
+  test('every line is one JSON object: a newline in input cannot forge a line', () => {
     const all = parsed();
     expect(all.length).toBeGreaterThan(5);
     expect(all.filter((l) => l.msg === 'forged')).toEqual([]);
     for (const l of all) expect(typeof l.level).toBe('number');
   });
 
-  it('failed logins and 401/403 answers are logged', () => {
+  test('failed logins and 401/403 answers are logged', () => {
     const all = parsed();
     expect(all.filter((l) => l.msg === 'failed admin login').length).toBeGreaterThanOrEqual(2);
     const statuses = all.map((l) => l.res?.statusCode);
@@ -91,7 +93,7 @@ describe('38. logs', () => {
     );
   });
 
-  it('no password, session cookie, or donor e-mail or name appears in any line', () => {
+  test('no password, session cookie, or donor e-mail or name appears in any line', () => {
     const text = lines().join('\n');
     expect(text).not.toContain(TEST_ADMIN_PASSWORD);
     expect(text).not.toContain(WRONG);

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { describe, expect, test } from '../support/fixtures';
 import { runMigrations } from '../../server/db/migrate';
 import {
   createTestDatabase,
@@ -19,6 +20,7 @@ const isAdmin = async (t: TestApp, cookie: string) =>
  * Review finding 9.7 (docs/SECURITY.md): a session made with an old password stayed valid after the
  * password was changed.
  */
+// Own apps here: restarts on one database with another ADMIN_PASSWORD.
 describe('9.7 sessions end when the configured password changes', () => {
   let own: Awaited<ReturnType<typeof createTestDatabase>>;
   let dataDir: string;
@@ -35,7 +37,7 @@ describe('9.7 sessions end when the configured password changes', () => {
   const start = (password: string) =>
     startTestApp({ database: own.database, dataDir, env: { ADMIN_PASSWORD: password } });
 
-  it('keeps sessions over a restart with the same password, ends them when it changes', async () => {
+  test('keeps sessions over a restart with the same password, ends them when it changes', async () => {
     const first = await start(TEST_ADMIN_PASSWORD);
     const cookie = await first.login();
     await first.close();
@@ -86,7 +88,7 @@ describe('2.4 resetting the generated password ends every session', () => {
   const start = () =>
     startTestApp({ database: own.database, dataDir, env: { ADMIN_PASSWORD: '' } });
 
-  it('2.4 a restart keeps sessions; a restart after deleting the hash ends them', async () => {
+  test('2.4 a restart keeps sessions; a restart after deleting the hash ends them', async () => {
     const first = await start();
     const cookie = await first.login();
     const other = await first.login();
@@ -117,12 +119,11 @@ describe('2.4 resetting the generated password ends every session', () => {
 
 describe('9.7 "Sign out all sessions"', () => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
+  test.beforeAll(async ({ app }) => {
+    t = app;
   });
-  afterAll(() => t.close());
 
-  it('ends every admin session, the caller included', async () => {
+  test('ends every admin session, the caller included', async () => {
     const phone = await t.login();
     const laptop = await t.login();
     const res = await t.request('/api/admin/sessions', { method: 'DELETE', cookie: laptop });
@@ -135,7 +136,7 @@ describe('9.7 "Sign out all sessions"', () => {
     expect(await isAdmin(t, await t.login())).toBe(true);
   });
 
-  it('needs a session and a same-origin request', async () => {
+  test('needs a session and a same-origin request', async () => {
     const cookie = await t.login();
     expect((await t.request('/api/admin/sessions', { method: 'DELETE' })).status).toBe(401);
     const cross = await t.request('/api/admin/sessions', {

@@ -1,5 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app';
+import { describe, expect, test } from '../support/fixtures';
+import { TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app';
+
+const ORIGIN = 'https://pledge.example.org';
+// No TRUST_PROXY: the request itself arrives over plain http, as behind a proxy.
+test.override('appOptions', { env: { PUBLIC_URL: ORIGIN } });
 
 /**
  * Second review 2.8 (docs/SECURITY.md, threat 56): behind an https proxy without TRUST_PROXY the
@@ -7,12 +11,9 @@ import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test
  */
 describe('2.8 session cookie of an https site', () => {
   let t: TestApp;
-  const ORIGIN = 'https://pledge.example.org';
-  beforeAll(async () => {
-    // No TRUST_PROXY: the request itself arrives over plain http, as behind a proxy.
-    t = await startTestApp({ env: { PUBLIC_URL: ORIGIN } });
+  test.beforeAll(async ({ app }) => {
+    t = app;
   });
-  afterAll(() => t.close());
 
   const login = () =>
     t.request('/api/admin/login', {
@@ -26,7 +27,7 @@ describe('2.8 session cookie of an https site', () => {
       .slice(1)
       .map((a) => a.trim().toLowerCase());
 
-  it('2.8 is Secure with the __Host- prefix (Path=/, no Domain), and only that name is read', async () => {
+  test('2.8 is Secure with the __Host- prefix (Path=/, no Domain), and only that name is read', async () => {
     const res = await login();
     expect(res.status).toBe(200);
     const header = res.headers.get('set-cookie')!;

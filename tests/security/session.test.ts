@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { describe, expect, test } from '../support/fixtures';
 import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app';
 
 const MINUTE = 60_000;
@@ -23,15 +24,17 @@ const adminStatus = async (t: TestApp, cookie: string) =>
   (await t.request('/api/admin/pledges', { cookie })).status;
 
 /** Threats 11-14: the session cookie's life. */
+/** The file's app reads this clock: the session tests move it. */
+let clock = Date.now();
+test.override('appOptions', { now: () => new Date(clock) });
+
 describe('session', () => {
   let t: TestApp;
-  let clock = Date.now();
-  beforeAll(async () => {
-    t = await startTestApp({ now: () => new Date(clock) });
+  test.beforeAll(async ({ app }) => {
+    t = app;
   });
-  afterAll(() => t.close());
 
-  it('11. session fixation: a cookie sent before login is replaced, and the old value is dead', async () => {
+  test('11. session fixation: a cookie sent before login is replaced, and the old value is dead', async () => {
     // An attacker-chosen value (well-formed, never issued) ...
     const planted = `sid=${'x'.repeat(43)}`;
     const res = await loginWith(t, planted);
@@ -48,7 +51,7 @@ describe('session', () => {
     expect(await adminStatus(t, rotated)).toBe(200);
   });
 
-  it('12. cookie flags: HttpOnly, SameSite, Path=/, bounded Max-Age, no Secure over plain http', async () => {
+  test('12. cookie flags: HttpOnly, SameSite, Path=/, bounded Max-Age, no Secure over plain http', async () => {
     const { pair, attrs } = cookieOf(await loginWith(t));
     expect(pair).toMatch(/^sid=[A-Za-z0-9_-]{43}$/);
     expect(attrs).toContain('httponly');
@@ -64,7 +67,7 @@ describe('session', () => {
     expect(forged.attrs).not.toContain('secure');
   });
 
-  it('13. logout revokes: the saved cookie replayed afterwards is 401', async () => {
+  test('13. logout revokes: the saved cookie replayed afterwards is 401', async () => {
     const cookie = cookieOf(await loginWith(t)).pair;
     expect(await adminStatus(t, cookie)).toBe(200);
     const out = await t.request('/api/admin/logout', { method: 'POST', cookie });
@@ -81,7 +84,7 @@ describe('session', () => {
     });
   });
 
-  it('14a. idle expiry: 120 minutes without a request ends the session', async () => {
+  test('14a. idle expiry: 120 minutes without a request ends the session', async () => {
     const cookie = cookieOf(await loginWith(t)).pair;
     clock += 119 * MINUTE;
     expect(await adminStatus(t, cookie)).toBe(200); // activity resets the idle timer
@@ -94,7 +97,7 @@ describe('session', () => {
     expect(await adminStatus(t, cookie)).toBe(401);
   });
 
-  it('14b. absolute expiry: 12 hours after login, even with constant activity', async () => {
+  test('14b. absolute expiry: 12 hours after login, even with constant activity', async () => {
     const cookie = cookieOf(await loginWith(t)).pair;
     const start = clock;
     while (clock + 100 * MINUTE < start + 12 * HOUR) {
@@ -108,6 +111,7 @@ describe('session', () => {
   });
 });
 
+// Its own app: TRUST_PROXY is read at start.
 describe('12. cookie flags behind an HTTPS proxy (TRUST_PROXY)', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -115,7 +119,7 @@ describe('12. cookie flags behind an HTTPS proxy (TRUST_PROXY)', () => {
   });
   afterAll(() => t.close());
 
-  it('marks the cookie Secure when the proxy says the request came over https', async () => {
+  test('marks the cookie Secure when the proxy says the request came over https', async () => {
     const https = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'relief.example.org' };
     const res = await loginWith(t, undefined, https);
     expect(res.status).toBe(200);

@@ -1,9 +1,13 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createPledge } from '../support/api';
+import { describe, expect, test } from '../support/fixtures';
 
-/** Review finding 9.8 (docs/SECURITY.md): HSTS when the site is served over HTTPS. */
+/**
+ * Review finding 9.8 (docs/SECURITY.md): HSTS when the site is served over HTTPS. An app per
+ * case: PUBLIC_URL and HSTS_MAX_AGE are read at start.
+ */
 describe('9.8 Strict-Transport-Security', () => {
   const apps: TestApp[] = [];
   afterAll(async () => {
@@ -19,16 +23,16 @@ describe('9.8 Strict-Transport-Security', () => {
     return api.headers.get('strict-transport-security');
   };
 
-  it('is sent for an https PUBLIC_URL, for 180 days by default', async () => {
+  test('is sent for an https PUBLIC_URL, for 180 days by default', async () => {
     expect(await hsts({ PUBLIC_URL: 'https://pledge.example.org' })).toBe('max-age=15552000');
   });
-  it('follows HSTS_MAX_AGE, and 0 turns it off', async () => {
+  test('follows HSTS_MAX_AGE, and 0 turns it off', async () => {
     expect(await hsts({ PUBLIC_URL: 'https://pledge.example.org', HSTS_MAX_AGE: '600' })).toBe(
       'max-age=600',
     );
     expect(await hsts({ PUBLIC_URL: 'https://pledge.example.org', HSTS_MAX_AGE: '0' })).toBeNull();
   });
-  it('is not sent for an http PUBLIC_URL or none', async () => {
+  test('is not sent for an http PUBLIC_URL or none', async () => {
     expect(await hsts({ PUBLIC_URL: 'http://pledge.example.org' })).toBeNull();
     expect(await hsts({})).toBeNull();
   });
@@ -41,14 +45,13 @@ describe('9.8 Strict-Transport-Security', () => {
 describe('9.8 CSV export encoding', () => {
   let t: TestApp;
   let cookie: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
     await createPledge(t, { name: 'Zoë Ångström' });
   });
-  afterAll(() => t.close());
 
-  it('starts with a UTF-8 byte-order mark and still parses with csv-parse', async () => {
+  test('starts with a UTF-8 byte-order mark and still parses with csv-parse', async () => {
     const res = await t.request('/api/pledges/export', { cookie });
     expect(res.status).toBe(200);
     const bytes = Buffer.from(await res.arrayBuffer());

@@ -1,6 +1,6 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../tests/support/test-app';
+import { describe, expect, test } from '../../../tests/support/fixtures';
+import type { TestApp } from '../../../tests/support/test-app';
 import { OPERATIONS } from './operations';
 
 interface Operation {
@@ -151,8 +151,8 @@ const OPEN_TO_ANYONE = [
 describe('GET /api/docs and /api/docs/json', () => {
   let t: TestApp;
   let doc: OpenApiDocument;
-  beforeAll(async () => {
-    t = await startTestApp();
+  test.beforeAll(async ({ app }) => {
+    t = app;
     const res = await t.request('/api/docs/json');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -163,26 +163,25 @@ describe('GET /api/docs and /api/docs/json', () => {
     Object.entries(doc.paths).flatMap(([url, ops]) =>
       Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${url}`, op })),
     );
-  afterAll(() => t.close());
 
   const documented = () =>
     Object.entries(doc.paths).flatMap(([url, ops]) =>
       Object.keys(ops).map((method) => `${method.toUpperCase()} ${url}`),
     );
 
-  it('is an OpenAPI 3.1 document listing every route of the API, each once', () => {
+  test('is an OpenAPI 3.1 document listing every route of the API, each once', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(documented().sort()).toEqual([...EXPECTED].sort());
   });
 
-  it('lists every route the router holds under /api and the app pages', () => {
+  test('lists every route the router holds under /api and the app pages', () => {
     const all = routerRoutes(t);
     const api = all.filter((r) => / \/api\//.test(r) || EXPECTED.includes(r));
     expect(api.length, all.join('\n')).toBeGreaterThanOrEqual(EXPECTED.length);
     expect(documented().sort()).toEqual([...new Set(api)].sort());
   });
 
-  it('gives every route its responses, and the inputs of the routes that take them', () => {
+  test('gives every route its responses, and the inputs of the routes that take them', () => {
     for (const [url, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         expect(Object.keys(op.responses ?? {}), `${method} ${url}`).not.toHaveLength(0);
@@ -223,7 +222,7 @@ describe('GET /api/docs and /api/docs/json', () => {
     expect(list.parameters).toContainEqual(expect.objectContaining({ name: 'limit', in: 'query' }));
   });
 
-  it('answers the same document at /api/docs to anything but a browser', async () => {
+  test('answers the same document at /api/docs to anything but a browser', async () => {
     const res = await t.request('/api/docs', { headers: { accept: 'application/json' } });
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await res.json()).toEqual(doc);
@@ -231,7 +230,7 @@ describe('GET /api/docs and /api/docs/json', () => {
     expect(((await bare.json()) as OpenApiDocument).openapi).toBe('3.1.0');
   });
 
-  it('has an entry in the operations table for every route, and no entry for a route that is not', () => {
+  test('has an entry in the operations table for every route, and no entry for a route that is not', () => {
     const registered = documented();
     const missing = registered.filter((key) => !OPERATIONS[key]);
     expect(missing, 'routes without an entry in operations.ts').toEqual([]);
@@ -249,7 +248,7 @@ describe('GET /api/docs and /api/docs/json', () => {
     expect(registered).not.toContain(conditional[0]);
   });
 
-  it('gives every operation its summary, tag, security and error responses with the shared body', () => {
+  test('gives every operation its summary, tag, security and error responses with the shared body', () => {
     for (const { key, op } of operations()) {
       expect(op.summary, key).toBe(OPERATIONS[key]!.summary);
       expect(op.tags, key).toEqual([OPERATIONS[key]!.tag]);
@@ -293,7 +292,7 @@ describe('GET /api/docs and /api/docs/json', () => {
     );
   });
 
-  it('passes the OpenAPI linter’s recommended rules with no problem at all', async () => {
+  test('passes the OpenAPI linter’s recommended rules with no problem at all', async () => {
     const problems = await lintFromString({
       source: JSON.stringify(doc),
       absoluteRef: 'openapi.json',
@@ -306,7 +305,7 @@ describe('GET /api/docs and /api/docs/json', () => {
     expect(listed).toEqual([]);
   });
 
-  it('serves the browsable reference to a browser, with its files, and nothing else', async () => {
+  test('serves the browsable reference to a browser, with its files, and nothing else', async () => {
     const page = await t.request('/api/docs', { headers: { accept: 'text/html,*/*' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);

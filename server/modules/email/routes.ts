@@ -6,32 +6,21 @@ import {
   adminEmailListSchema,
   donorPledgeViewSchema,
   statusTokenSchema,
-  type AdminEmailMessage,
 } from '@shared/schemas/email';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/http-error';
-import * as pledgeRepo from '../pledges/repo';
 import { toDonorView } from '../pledges/views';
 import { cancelPledge } from '../pledges/service';
-import { linkedPledge, PLEDGE_NOT_FOUND, resendInstructions } from './service';
-import * as repo from './repo';
+import {
+  adminMessages,
+  donorSaysSent,
+  linkedPledge,
+  PLEDGE_NOT_FOUND,
+  resendInstructions,
+} from './service';
 
 /** One answer for an unknown pledge, a wrong token and a missing one: nothing to tell apart. */
 const NOT_FOUND = PLEDGE_NOT_FOUND;
-
-function adminMessage(row: repo.OutboxRow): AdminEmailMessage {
-  return {
-    id: row.id,
-    // A pledge's messages: never a team invitation (messagesOf reads one pledge's).
-    kind: row.kind as AdminEmailMessage['kind'],
-    status: row.sentAt ? 'sent' : row.failedAt ? 'failed' : 'waiting',
-    attempts: row.attempts,
-    lastError: row.lastError,
-    createdAt: row.createdAt.toISOString(),
-    sentAt: row.sentAt?.toISOString() ?? null,
-    nextAttemptAt: row.sentAt || row.failedAt ? null : row.nextAttemptAt.toISOString(),
-  };
-}
 
 /** The status link's path id: anything else answers the same 404 as a wrong token. */
 const linkParams = z.object({ id: z.string() });
@@ -82,9 +71,9 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const { pledge } = await linked(request, request.params?.id, request.body?.t);
-      const link = await repo.markDonorSaysSent(db, pledge.id, config.now());
+      const link = await donorSaysSent(db, pledge.id, config.now());
       reply.header('Cache-Control', 'no-store');
-      return toDonorView(pledge, link!);
+      return toDonorView(pledge, link);
     },
   );
 
@@ -121,10 +110,10 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AppContext) {
       schema: { params: pledgeParams, response: { 200: adminEmailListSchema } },
     },
     async (request, reply) => {
-      const { id } = request.params;
-      if (!(await pledgeRepo.findPledge(db, id))) throw notFound(NOT_FOUND);
+      const items = await adminMessages(db, request.params.id);
+      if (!items) throw notFound(NOT_FOUND);
       reply.header('Cache-Control', 'no-store');
-      return { items: (await repo.messagesOf(db, id)).map(adminMessage) };
+      return { items };
     },
   );
 
@@ -138,7 +127,7 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const { id } = request.params;
       if (!(await resendInstructions(db, email, request, id))) throw notFound(NOT_FOUND);
-      return reply.code(201).send({ items: (await repo.messagesOf(db, id)).map(adminMessage) });
+      return reply.code(201).send({ items: (await adminMessages(db, id))! });
     },
   );
 }

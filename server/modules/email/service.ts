@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { AdminEmailMessage } from '@shared/schemas/email';
 import type { AppConfig } from '../../config';
 import type { Database, DbOrTx } from '../../db/client';
 import { AttemptLimit } from '../../lib/attempt-limit';
@@ -164,10 +165,6 @@ async function pledgeForLink(db: DbOrTx, id: unknown, token: unknown) {
   return pledge && link ? { pledge, link } : undefined;
 }
 
-/**
- * pledgeForLink for a request, within the client's limit of wrong links:
- * counted before the lookup, given back when the link is right.
- */
 /** What a wrong or unknown status link answers, on every route that takes one. */
 export const PLEDGE_NOT_FOUND = 'Pledge not found';
 
@@ -193,6 +190,10 @@ export async function linkedPledge(
   return found;
 }
 
+/**
+ * pledgeForLink for a request, within the client's limit of wrong links:
+ * counted before the lookup, given back when the link is right.
+ */
 export async function pledgeForRequest(
   db: DbOrTx,
   email: Pick<EmailService, 'statusLimit'>,
@@ -234,4 +235,42 @@ export async function resendInstructions(
   });
   email.worker.kick();
   return true;
+}
+
+/**
+ * "I've sent the transfer" from the donor's status page: the time is noted for the admin table
+ * (it records no payment). Returns the status link as it is now.
+ */
+export async function donorSaysSent(
+  db: DbOrTx,
+  pledgeId: string,
+  now: Date,
+): Promise<NonNullable<Awaited<ReturnType<typeof repo.findLink>>>> {
+  const link = await repo.markDonorSaysSent(db, pledgeId, now);
+  // The caller found the pledge through this link: it exists.
+  if (!link) throw new Error('donorSaysSent: the status link disappeared');
+  return link;
+}
+
+function adminMessage(row: repo.OutboxRow): AdminEmailMessage {
+  return {
+    id: row.id,
+    // A pledge's messages: never a team invitation (messagesOf reads one pledge's).
+    kind: row.kind as AdminEmailMessage['kind'],
+    status: row.sentAt ? 'sent' : row.failedAt ? 'failed' : 'waiting',
+    attempts: row.attempts,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: row.sentAt?.toISOString() ?? null,
+    nextAttemptAt: row.sentAt || row.failedAt ? null : row.nextAttemptAt.toISOString(),
+  };
+}
+
+/** A pledge's e-mails for the admin (oldest first), or undefined when there is no such pledge. */
+export async function adminMessages(
+  db: DbOrTx,
+  pledgeId: string,
+): Promise<AdminEmailMessage[] | undefined> {
+  if (!(await pledgeRepo.findPledge(db, pledgeId))) return undefined;
+  return (await repo.messagesOf(db, pledgeId)).map(adminMessage);
 }

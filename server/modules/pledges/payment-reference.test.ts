@@ -2,13 +2,14 @@ import { sql } from 'drizzle-orm';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import {
   keyedReferenceFor,
   parseReference,
   REFERENCE_KEY_SETTING,
   referenceFor,
 } from '@shared/payment-reference';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { openPostgres, type Database } from '../../db/client';
 import { MIGRATIONS_FOLDER, runMigrations } from '../../db/migrate';
@@ -34,8 +35,9 @@ async function pledgeOnce(t: TestApp, name = 'First Donor') {
   return ((await res.json()) as { reference: string }).reference;
 }
 
+// Their own apps: two installs side by side, a restart and a restore.
 describe('keyed payment references per install (second review 2.9)', () => {
-  it('two fresh installs give pledge #1 different references, neither referenceFor(1)', async () => {
+  test('two fresh installs give pledge #1 different references, neither referenceFor(1)', async () => {
     const [a, b] = [await startTestApp(), await startTestApp()];
     try {
       const [refA, refB] = [await pledgeOnce(a), await pledgeOnce(b)];
@@ -51,7 +53,7 @@ describe('keyed payment references per install (second review 2.9)', () => {
     }
   });
 
-  it('keeps its key across a restart and a backup/restore round trip', async () => {
+  test('keeps its key across a restart and a backup/restore round trip', async () => {
     const db = await createTestDatabase();
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'relief-refkey-'));
     const target = await createTestDatabase();
@@ -87,12 +89,11 @@ describe('keyed payment references per install (second review 2.9)', () => {
 
 describe('payment reference in the database', () => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
+  test.beforeAll(async ({ app }) => {
+    t = app;
   });
-  afterAll(() => t.close());
 
-  it("SQL's pledge_reference() equals shared referenceFor()", async () => {
+  test("SQL's pledge_reference() equals shared referenceFor()", async () => {
     const ns = [1, 2, 3, 30, 31, 961, 29_791, 500_000, 923_520, 923_521, 923_522, 5_000_000];
     const res = (await t.database.db.execute(
       sql`select n, pledge_reference(n, 'MRJ') as ref from unnest(${sql.param(ns)}::bigint[]) as n`,
@@ -100,7 +101,7 @@ describe('payment reference in the database', () => {
     expect(res.rows.map((r) => [Number(r.n), r.ref])).toEqual(ns.map((n) => [n, referenceFor(n)]));
   });
 
-  it("SQL's pledge_reference_keyed() equals shared keyedReferenceFor() (2,000 numbers and boundaries)", async () => {
+  test("SQL's pledge_reference_keyed() equals shared keyedReferenceFor() (2,000 numbers and boundaries)", async () => {
     const ns = [
       ...Array.from({ length: 2000 }, (_, i) => i + 1),
       29_791,
@@ -125,7 +126,7 @@ describe('payment reference in the database', () => {
     }
   });
 
-  it('plain SQL inserts (the column default) use the install key too', async () => {
+  test('plain SQL inserts (the column default) use the install key too', async () => {
     const res = (await t.database.db.execute(
       sql`insert into pledges (name, email, amount, currency, containers)
           values ('Plain', 'plain@donors.test', 1, 'USD', 9) returning reference`,
@@ -138,7 +139,7 @@ describe('payment reference in the database', () => {
     );
   });
 
-  it('gives every new pledge its own reference with the campaign prefix', async () => {
+  test('gives every new pledge its own reference with the campaign prefix', async () => {
     const bodies = Array.from({ length: 20 }, (_, i) =>
       t.request('/api/pledges', {
         method: 'POST',
@@ -157,7 +158,7 @@ describe('payment reference in the database', () => {
     for (const r of refs) expect(parseReference(r)).toBe(r);
   });
 
-  it('refuses a duplicate reference (unique constraint)', async () => {
+  test('refuses a duplicate reference (unique constraint)', async () => {
     const [a] = await insertPledges(t.database.db, [
       { name: 'A', email: 'a@donors.test', amount: 1, currency: 'USD', containers: 9 },
     ]);
@@ -169,7 +170,7 @@ describe('payment reference in the database', () => {
     ).rejects.toThrow();
   });
 
-  it('is never shown to the public, only to the admin and to the donor who pledged', async () => {
+  test('is never shown to the public, only to the admin and to the donor who pledged', async () => {
     const res = await t.request('/api/pledges', {
       method: 'POST',
       json: { name: 'Private Ref', email: 'pr@donors.test', amount: 5, currency: 'USD' },
@@ -194,6 +195,7 @@ describe('payment reference in the database', () => {
   });
 });
 
+// Its own database, migrated up to 0008 and then on.
 describe('migration 0009 on a database with pledges', () => {
   let database: Database;
   let cleanup: () => Promise<void>;
@@ -229,7 +231,7 @@ describe('migration 0009 on a database with pledges', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('gives existing pledges references, oldest first', async () => {
+  test('gives existing pledges references, oldest first', async () => {
     const { migrate: migratePg } = await import('drizzle-orm/node-postgres/migrator');
     const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
     const migrateTo = (migrationsFolder: string) =>

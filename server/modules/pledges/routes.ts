@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,25 +13,28 @@ import {
   pledgeEditSchema,
   pledgeListQuerySchema,
   pledgeListSchema,
-  type PledgeCreate,
 } from '@shared/schemas/pledge';
 import { NO_CHANGES_MESSAGE } from '@shared/schemas/update';
 import type { AppContext } from '../../context';
 import { clientKey } from '../../lib/client-key';
-import { BODY_NOT_OBJECT, badRequest, HttpError, notFound } from '../../lib/http-error';
+import { BODY_NOT_OBJECT, badRequest, notFound } from '../../lib/http-error';
 import { sendCached, sendOnce, sendRaw } from '../../read-model/cached-body';
 import { audited, writeAudit } from '../audit/repo';
 import { convertMinor } from '@shared/received';
 import { dayIn } from '@shared/dates';
 import { pledgesCsvStream } from './csv';
-import { PledgeWriter } from './pledge-writer';
 import * as repo from './repo';
 import { auditEditDetails, forRole, toAdminPledge, toAuditPledge, toCreatedPledge } from './views';
 import { roleMay } from '@shared/admin-roles';
-import { recordPayment, reverseAllPayments, setReceivedTotal } from './service';
+import {
+  createPledgeCreator,
+  deletePledge,
+  recordPayment,
+  reverseAllPayments,
+  setReceivedTotal,
+} from './service';
 
 const NOT_FOUND = 'Pledge not found';
-const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {
@@ -47,33 +49,14 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return raw;
 }
 
-const IDEMPOTENCY_MISMATCH =
-  'This Idempotency-Key was already used with a different pledge. Send a new key for a new pledge.';
-
-/** SHA-256 of the parsed pledge, field by field in a fixed order: what a key is bound to. */
-function bodyHashOf(input: PledgeCreate): string {
-  const fields = Object.entries(input).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
-}
 const JSON_TYPE = 'application/json; charset=utf-8';
 const pledgeParams = idParamsSchema('pledge');
 
 export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, snapshot, config, email } = ctx;
-  const writer = new PledgeWriter(
-    db,
-    snapshot,
-    ctx.database.kind === 'postgres' ? 3 : 1,
-    config.campaign.payment.referencePrefix,
-    // Each new pledge queues its instructions e-mail in the same transaction (see
-    // docs/decisions/014-email-outbox.md).
-    {
-      inTransaction: (tx, rows) => email.enqueueNewPledges(tx, rows),
-      afterCommit: () => email.worker.kick(),
-    },
-    ctx.referenceKey,
-  );
+  // The create use case owns the group-commit writer (./service.ts).
+  const creator = createPledgeCreator(ctx);
 
   function fromSnapshot(request: FastifyRequest, reply: FastifyReply, limit: number) {
     const body = snapshot.jsonBody(`pledges:${limit}`, () => snapshot.recentPledges(limit));
@@ -114,45 +97,6 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  /**
-   * Idempotency-Key: a retried POST (a poor mobile link, a double tap) gets the first
-   * pledge back, 201 with the same id, never a second row. Retries that arrive while the first is
-   * still being written share its promise; later ones find it by its key (unique in the table).
-   */
-  const inFlight = new Map<string, Promise<repo.PledgeRow>>();
-  function submitOnce(key: string, input: PledgeCreate, client: string): Promise<repo.PledgeRow> {
-    const bodyHash = bodyHashOf(input);
-    // The key is bound to its body: another body with it is refused, never answered with the
-    // first pledge (IETF Idempotency-Key draft: 422). Rows from before migration 0017 have none.
-    const sameBody = (row: repo.PledgeRow) => {
-      if (row.idempotencyBodyHash !== null && row.idempotencyBodyHash !== bodyHash)
-        throw new HttpError(422, IDEMPOTENCY_MISMATCH);
-      return row;
-    };
-    const pending = inFlight.get(key);
-    if (pending) return pending.then(sameBody);
-    const run = (async () => {
-      const existing = await repo.findByIdempotencyKey(db, key, config.now(), IDEMPOTENCY_TTL_MS);
-      if (existing) return existing;
-      try {
-        return await writer.submit({
-          ...repo.newPledgeValues(input),
-          idempotencyKey: key,
-          idempotencyBodyHash: bodyHash,
-          clientKey: client,
-        });
-      } catch (err) {
-        // Another instance stored the same key first (PostgreSQL): answer with its pledge.
-        const raced = await repo.findByIdempotencyKey(db, key, config.now(), IDEMPOTENCY_TTL_MS);
-        if (raced) return raced;
-        throw err;
-      }
-    })();
-    inFlight.set(key, run);
-    void run.finally(() => inFlight.delete(key)).catch(() => undefined);
-    return run.then(sameBody);
-  }
-
   const pledgeLimit = config.rateLimitPledgesPerMinute;
   app.post(
     '/api/pledges',
@@ -176,20 +120,15 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
         request.log.warn('pledge honeypot triggered');
         return reply.code(201).send({ ok: true });
       }
-      const key = idempotencyKeyOf(request);
-      const client = clientKey(request.ip);
-      const row = key
-        ? await submitOnce(key, input, client)
-        : await writer.submit({ ...repo.newPledgeValues(input), clientKey: client });
-      // A replay from another client (a key that leaked or was guessed) gets the pledge, but not
-      // its status link, which shows the donor's name and payment state.
-      const ownClient = row.clientKey === null || row.clientKey === client;
+      // Idempotency-Key: a retried POST gets the first pledge back, 201 with the same id.
+      const { row, statusPath } = await creator.create(input, {
+        idempotencyKey: idempotencyKeyOf(request),
+        clientKey: clientKey(request.ip),
+      });
       // The donor's own payment reference and status page link
       // (docs/decisions/014-email-outbox.md), for the thank-you page: only in this answer, never in
       // a list that others read.
-      return reply
-        .code(201)
-        .send(toCreatedPledge(row, ownClient ? email.links.path(row.id) : undefined));
+      return reply.code(201).send(toCreatedPledge(row, statusPath));
     },
   );
 
@@ -396,26 +335,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const { id } = request.params;
-      const deleted = await snapshot.write(() =>
-        audited(db, request, async (tx) => {
-          const row = await repo.deletePledge(tx, id);
-          return {
-            result: row,
-            // The deleted row stays in the log without name and e-mail: the trail outlives the
-            // pledge, a copy of who gave does not.
-            audit: row
-              ? {
-                  action: 'pledge.delete',
-                  targetType: 'pledge',
-                  targetId: id,
-                  pledgeId: id,
-                  pledgeReference: row.reference,
-                  details: { deleted: toAuditPledge(row) },
-                }
-              : null,
-          };
-        }),
-      );
+      const deleted = await snapshot.write(() => deletePledge(db, request, id));
       if (!deleted) throw notFound(NOT_FOUND);
       return { ok: true as const, id };
     },

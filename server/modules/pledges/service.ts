@@ -27,19 +27,28 @@
  *   its row with reversed_at set, its money is taken off its pledge atomically, a pledge left with
  *   no payment is pending again; one audit entry (payment.reverse) per payment. No e-mail.
  *
+ * New pledges (POST /api/pledges) go through `createPledgeCreator(ctx)`, which owns the
+ * group-commit writer (./pledge-writer.ts) and the Idempotency-Key replays; a deletion through
+ * `deletePledge(db, request, id)`.
+ *
  * The caller commits, then kicks the e-mail worker (`ctx.email.worker.kick()`) when anything
  * changed, and updates the snapshot once per request (the routes wrap their transaction in
  * `snapshot.write`). No trigger on `payments` touches `pledges`: a backup restores table by table.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { CAMPAIGN_TIME_ZONE, type Currency } from '@shared/constants';
 import { convertMinor, paymentSummary } from '@shared/received';
-import type { DbOrTx } from '../../db/client';
+import type { PledgeCreate } from '@shared/schemas/pledge';
+import type { AppContext } from '../../context';
+import type { Db, DbOrTx } from '../../db/client';
 import type { PAYMENT_SOURCES } from '../../db/schema';
-import { writeAudit, type AuditInput } from '../audit/repo';
+import { HttpError } from '../../lib/http-error';
+import { audited, writeAudit, type AuditInput } from '../audit/repo';
 import { enqueue } from '../email/repo';
+import { PledgeWriter } from './pledge-writer';
 import * as repo from './repo';
-import { toAdminPledge } from './views';
+import { toAdminPledge, toAuditPledge } from './views';
 
 type PaymentSource = (typeof PAYMENT_SOURCES)[number];
 /** Who recorded it, for the audit log's client address. */
@@ -355,4 +364,131 @@ export async function cancelPledge(
     },
   });
   return { kind: 'cancelled', row };
+}
+
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_MISMATCH =
+  'This Idempotency-Key was already used with a different pledge. Send a new key for a new pledge.';
+
+/** SHA-256 of the parsed pledge, field by field in a fixed order: what a key is bound to. */
+function bodyHashOf(input: PledgeCreate): string {
+  const fields = Object.entries(input).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+}
+
+interface CreatedOutcome {
+  row: repo.PledgeRow;
+  /**
+   * The donor's status page path, only for the client that made the pledge: a replay from
+   * another client (a key that leaked or was guessed) gets the pledge, but not its status link,
+   * which shows the donor's name and payment state.
+   */
+  statusPath: string | undefined;
+}
+
+export interface PledgeCreator {
+  /**
+   * Stores a new pledge (group commit) and queues its instructions e-mail in the same
+   * transaction. With an Idempotency-Key, a retried POST (a poor mobile link, a double tap) gets
+   * the first pledge back, never a second row.
+   */
+  create(
+    input: PledgeCreate,
+    opts: { idempotencyKey: string | undefined; clientKey: string },
+  ): Promise<CreatedOutcome>;
+}
+
+/** The create use case, with the one group-commit writer of this app. */
+export function createPledgeCreator(
+  ctx: Pick<AppContext, 'db' | 'snapshot' | 'config' | 'email' | 'database' | 'referenceKey'>,
+): PledgeCreator {
+  const { db, snapshot, config, email } = ctx;
+  const writer = new PledgeWriter(
+    db,
+    snapshot,
+    ctx.database.kind === 'postgres' ? 3 : 1,
+    config.campaign.payment.referencePrefix,
+    // Each new pledge queues its instructions e-mail in the same transaction (see
+    // docs/decisions/014-email-outbox.md).
+    {
+      inTransaction: (tx, rows) => email.enqueueNewPledges(tx, rows),
+      afterCommit: () => email.worker.kick(),
+    },
+    ctx.referenceKey,
+  );
+
+  /**
+   * Retries that arrive while the first is still being written share its promise; later ones
+   * find it by its key (unique in the table).
+   */
+  const inFlight = new Map<string, Promise<repo.PledgeRow>>();
+  function submitOnce(key: string, input: PledgeCreate, client: string): Promise<repo.PledgeRow> {
+    const bodyHash = bodyHashOf(input);
+    // The key is bound to its body: another body with it is refused, never answered with the
+    // first pledge (IETF Idempotency-Key draft: 422). Rows from before migration 0017 have none.
+    const sameBody = (row: repo.PledgeRow) => {
+      if (row.idempotencyBodyHash !== null && row.idempotencyBodyHash !== bodyHash)
+        throw new HttpError(422, IDEMPOTENCY_MISMATCH);
+      return row;
+    };
+    const pending = inFlight.get(key);
+    if (pending) return pending.then(sameBody);
+    const run = (async () => {
+      const existing = await repo.findByIdempotencyKey(db, key, config.now(), IDEMPOTENCY_TTL_MS);
+      if (existing) return existing;
+      try {
+        return await writer.submit({
+          ...repo.newPledgeValues(input),
+          idempotencyKey: key,
+          idempotencyBodyHash: bodyHash,
+          clientKey: client,
+        });
+      } catch (err) {
+        // Another instance stored the same key first (PostgreSQL): answer with its pledge.
+        const raced = await repo.findByIdempotencyKey(db, key, config.now(), IDEMPOTENCY_TTL_MS);
+        if (raced) return raced;
+        throw err;
+      }
+    })();
+    inFlight.set(key, run);
+    void run.finally(() => inFlight.delete(key)).catch(() => undefined);
+    return run.then(sameBody);
+  }
+
+  return {
+    async create(input, { idempotencyKey, clientKey }) {
+      const row = idempotencyKey
+        ? await submitOnce(idempotencyKey, input, clientKey)
+        : await writer.submit({ ...repo.newPledgeValues(input), clientKey });
+      const ownClient = row.clientKey === null || row.clientKey === clientKey;
+      return { row, statusPath: ownClient ? email.links.path(row.id) : undefined };
+    },
+  };
+}
+
+/**
+ * Deletes a pledge, audited in the same transaction; the deleted row stays in the log without name and e-mail: the trail outlives the pledge, a copy of
+ * who gave does not. Undefined: no such pledge. The caller wraps it in `snapshot.write`.
+ */
+export async function deletePledge(
+  db: Db,
+  request: FastifyRequest,
+  pledgeId: string,
+): Promise<repo.PledgeRow | undefined> {
+  return audited(db, request, async (tx) => {
+    const row = await repo.deletePledge(tx, pledgeId);
+    return {
+      result: row,
+      audit: row
+        ? {
+            action: 'pledge.delete',
+            targetType: 'pledge',
+            targetId: pledgeId,
+            pledgeId,
+            pledgeReference: row.reference,
+            details: { deleted: toAuditPledge(row) },
+          }
+        : null,
+    };
+  });
 }

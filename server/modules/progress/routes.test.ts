@@ -1,6 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Progress } from '@shared/schemas/progress';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 import { createTestDatabase, startTestApp, type TestApp } from '../../../tests/support/test-app';
+
+// One app for the file (the fixtures): each describe counts from the numbers it finds, except the
+// first test, which runs first on the fresh app. The restart test starts its own two apps on one
+// database.
 
 const getProgress = async (t: TestApp): Promise<Progress> => {
   const res = await t.request('/api/progress');
@@ -23,13 +27,7 @@ async function pledge(
 }
 
 describe('GET /api/progress', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
-
-  it('starts at zero with the 500,000 goal', async () => {
+  test('starts at zero with the 500,000 goal', async ({ app: t }) => {
     const res = await t.request('/api/progress');
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-cache');
@@ -59,63 +57,75 @@ describe('GET /api/progress', () => {
     );
   });
 
-  it.each([
+  test.for([
     [110, 'USD', 1000],
     [1, 'USD', 9],
     [1672, 'JMD', 100],
     [16, 'JMD', 0],
     [15200, 'JMD', 909],
     [100, 'USD', 909],
-  ] as const)('counts %i %s as %i containers', async (amount, currency, containers) => {
-    const before = (await getProgress(t)).currentAmount;
-    await pledge(t, amount, currency);
-    expect((await getProgress(t)).currentAmount).toBe(before + containers);
-  });
+  ] as const)(
+    'counts %i %s as %i containers',
+    async ([amount, currency, containers], { app: t }) => {
+      const before = (await getProgress(t)).currentAmount;
+      await pledge(t, amount, currency);
+      expect((await getProgress(t)).currentAmount).toBe(before + containers);
+    },
+  );
 });
 
 describe('PUT /api/progress', () => {
   let t: TestApp;
-  let cookie: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  let put: (json: unknown) => Promise<Response>;
+  /** The pledges' containers, without the adjustment, when this describe starts. */
+  let base: number;
+  let confirmed: number;
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    put = (json) => adminClient.request('/api/progress', { method: 'PUT', json });
     await pledge(t, 110, 'USD'); // 1000 containers
+    const now = await getProgress(t);
+    base = now.currentAmount - now.manualAdjustment;
+    confirmed = now.confirmedAmount;
   });
-  afterAll(() => t.close());
 
-  const put = (json: unknown) => t.request('/api/progress', { method: 'PUT', json, cookie });
-
-  it('adds the manual adjustment to currentAmount, and a second PUT replaces it (not adds)', async () => {
+  test('adds the manual adjustment to currentAmount, and a second PUT replaces it (not adds)', async () => {
     const first = await put({ manualAdjustment: 500 });
     expect(first.status).toBe(200);
-    expect(await first.json()).toMatchObject({ currentAmount: 1500, manualAdjustment: 500 });
-    expect(await getProgress(t)).toMatchObject({ currentAmount: 1500, manualAdjustment: 500 });
+    expect(await first.json()).toMatchObject({ currentAmount: base + 500, manualAdjustment: 500 });
+    expect(await getProgress(t)).toMatchObject({
+      currentAmount: base + 500,
+      manualAdjustment: 500,
+    });
 
     await put({ manualAdjustment: 500 });
-    expect((await getProgress(t)).currentAmount).toBe(1500);
+    expect((await getProgress(t)).currentAmount).toBe(base + 500);
 
     await put({ manualAdjustment: -100 });
-    expect(await getProgress(t)).toMatchObject({ currentAmount: 900, manualAdjustment: -100 });
+    expect(await getProgress(t)).toMatchObject({
+      currentAmount: base - 100,
+      manualAdjustment: -100,
+    });
 
     await put({ manualAdjustment: 0 });
-    expect(await getProgress(t)).toMatchObject({ currentAmount: 1000, manualAdjustment: 0 });
+    expect(await getProgress(t)).toMatchObject({ currentAmount: base, manualAdjustment: 0 });
   });
 
-  it('replaces the goal when goalAmount is sent and keeps it when it is not', async () => {
+  test('replaces the goal when goalAmount is sent and keeps it when it is not', async () => {
     await put({ manualAdjustment: 0, goalAmount: 750_000 });
     expect((await getProgress(t)).goalAmount).toBe(750_000);
     await put({ manualAdjustment: 10 });
-    expect(await getProgress(t)).toMatchObject({ goalAmount: 750_000, currentAmount: 1010 });
+    expect(await getProgress(t)).toMatchObject({ goalAmount: 750_000, currentAmount: base + 10 });
     await put({ manualAdjustment: 0, goalAmount: 500_000 });
   });
 
-  it('lets the adjustment take the total below zero (the bar floors it)', async () => {
-    await put({ manualAdjustment: -5000 });
-    expect((await getProgress(t)).currentAmount).toBe(-4000);
+  test('lets the adjustment take the total below zero (the bar floors it)', async () => {
+    await put({ manualAdjustment: -(base + 3000) });
+    expect((await getProgress(t)).currentAmount).toBe(-3000);
     await put({ manualAdjustment: 0 });
   });
 
-  it('moves updatedAt', async () => {
+  test('moves updatedAt', async () => {
     const before = (await getProgress(t)).updatedAt;
     await new Promise((r) => setTimeout(r, 5));
     await put({ manualAdjustment: 1 });
@@ -123,13 +133,16 @@ describe('PUT /api/progress', () => {
     await put({ manualAdjustment: 0 });
   });
 
-  it('ignores unknown fields: currentAmount cannot be set', async () => {
+  test('ignores unknown fields: currentAmount cannot be set', async () => {
     const res = await put({ manualAdjustment: 0, currentAmount: 999_999, confirmedAmount: 5 });
     expect(res.status).toBe(200);
-    expect(await getProgress(t)).toMatchObject({ currentAmount: 1000, confirmedAmount: 0 });
+    expect(await getProgress(t)).toMatchObject({
+      currentAmount: base,
+      confirmedAmount: confirmed,
+    });
   });
 
-  it.each([
+  test.for([
     [{}, 'Manual adjustment must be an integer'],
     [{ manualAdjustment: null }, 'Manual adjustment must be an integer'],
     [{ manualAdjustment: '500' }, 'Manual adjustment must be an integer'],
@@ -145,7 +158,7 @@ describe('PUT /api/progress', () => {
     [{ manualAdjustment: 0, goalAmount: '1000' }, 'Goal amount must be at least 1'],
     [{ manualAdjustment: 0, goalAmount: null }, 'Goal amount must be at least 1'],
     [{ manualAdjustment: 0, goalAmount: 2 ** 40 }, 'Goal amount is too large'],
-  ])('refuses %j with 400 and changes nothing', async (body, message) => {
+  ] as const)('refuses %j with 400 and changes nothing', async ([body, message]) => {
     const before = await getProgress(t);
     const res = await put(body);
     expect(res.status).toBe(400);
@@ -157,16 +170,16 @@ describe('PUT /api/progress', () => {
 describe('progress follows the pledges', () => {
   let t: TestApp;
   let cookie: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
   });
-  afterAll(() => t.close());
 
-  it('changes the total when a pledge is edited or deleted', async () => {
+  test('changes the total when a pledge is edited or deleted', async () => {
+    const start = await getProgress(t);
     const a = await pledge(t, 110, 'USD');
     const b = await pledge(t, 1672, 'JMD');
-    expect((await getProgress(t)).currentAmount).toBe(1100);
+    expect((await getProgress(t)).currentAmount).toBe(start.currentAmount + 1100);
 
     const edit = await t.request(`/api/pledges/${a.id}`, {
       method: 'PATCH',
@@ -174,13 +187,16 @@ describe('progress follows the pledges', () => {
       json: { updates: { amount: 11 } },
     });
     expect(edit.status).toBe(200);
-    expect((await getProgress(t)).currentAmount).toBe(200);
+    expect((await getProgress(t)).currentAmount).toBe(start.currentAmount + 200);
 
     await t.request(`/api/pledges/${b.id}`, { method: 'DELETE', cookie });
-    expect(await getProgress(t)).toMatchObject({ currentAmount: 100, pledgeCount: 1 });
+    expect(await getProgress(t)).toMatchObject({
+      currentAmount: start.currentAmount + 100,
+      pledgeCount: start.pledgeCount + 1,
+    });
   });
 
-  it('counts confirmed containers apart', async () => {
+  test('counts confirmed containers apart', async () => {
     const p = await pledge(t, 1672, 'JMD');
     const before = await getProgress(t);
     await t.request(`/api/pledges/${p.id}/confirm`, { method: 'PUT', cookie, json: {} });
@@ -193,11 +209,10 @@ describe('progress follows the pledges', () => {
 describe('donorCount', () => {
   let t: TestApp;
   let cookie: string;
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
   });
-  afterAll(() => t.close());
 
   // Distinct e-mails over confirmed pledges, plus each pending pledge once
   // (docs/decisions/008-security-review-fixes.md).
@@ -212,39 +227,41 @@ describe('donorCount', () => {
     return p;
   };
 
-  it('counts distinct e-mail addresses of confirmed pledges, case-insensitively', async () => {
+  test('counts distinct e-mail addresses of confirmed pledges, case-insensitively', async () => {
+    // The file's earlier pledges use other addresses: counted from here.
+    const { donorCount: d, pledgeCount: n } = await getProgress(t);
     const a1 = await paid(5, 'USD', 'Ann@Donors.test');
     const a2 = await paid(5, 'USD', 'ann@donors.test');
     await paid(5, 'JMD', 'ANN@DONORS.TEST');
-    expect(await getProgress(t)).toMatchObject({ donorCount: 1, pledgeCount: 3 });
+    expect(await getProgress(t)).toMatchObject({ donorCount: d + 1, pledgeCount: n + 3 });
     const pending = await pledge(t, 5, 'USD', 'pending@donors.test');
-    expect(await getProgress(t)).toMatchObject({ donorCount: 2, pledgeCount: 4 });
+    expect(await getProgress(t)).toMatchObject({ donorCount: d + 2, pledgeCount: n + 4 });
     await t.request(`/api/pledges/${pending.id}`, { method: 'DELETE', cookie });
     await pledge(t, 5, 'USD', 'ann@donors.test'); // pending, though Ann is a donor already
-    expect(await getProgress(t)).toMatchObject({ donorCount: 2, pledgeCount: 4 });
+    expect(await getProgress(t)).toMatchObject({ donorCount: d + 2, pledgeCount: n + 4 });
     const bob = await paid(5, 'USD', 'bob@donors.test');
-    expect((await getProgress(t)).donorCount).toBe(3);
+    expect((await getProgress(t)).donorCount).toBe(d + 3);
 
     // Deleting one of Ann's pledges keeps her; an e-mail edit moves Bob's pledge to Ann.
     await t.request(`/api/pledges/${a1.id}`, { method: 'DELETE', cookie });
-    expect((await getProgress(t)).donorCount).toBe(3);
+    expect((await getProgress(t)).donorCount).toBe(d + 3);
     await t.request(`/api/pledges/${bob.id}`, {
       method: 'PATCH',
       cookie,
       json: { updates: { email: 'aNN@donors.test' } },
     });
-    expect(await getProgress(t)).toMatchObject({ donorCount: 2, pledgeCount: 4 });
+    expect(await getProgress(t)).toMatchObject({ donorCount: d + 2, pledgeCount: n + 4 });
     await t.request(`/api/pledges/${a2.id}`, {
       method: 'PATCH',
       cookie,
       json: { updates: { email: 'carol@donors.test' } },
     });
-    expect((await getProgress(t)).donorCount).toBe(3);
+    expect((await getProgress(t)).donorCount).toBe(d + 3);
   });
 });
 
 describe('progress after a restart', () => {
-  it('reads the same numbers back from the database', async () => {
+  test('reads the same numbers back from the database', async () => {
     const { database, drop } = await createTestDatabase();
     try {
       const first = await startTestApp({ database });

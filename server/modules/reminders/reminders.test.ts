@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSmtp, type TestSmtp } from '../../../tests/support/smtp';
-import { startTestApp, type TestApp } from '../../../tests/support/test-app';
+import { afterAll } from 'vitest';
+import { describe, expect, test } from '../../../tests/support/fixtures';
+import { startTestSmtp } from '../../../tests/support/smtp';
+import type { TestApp } from '../../../tests/support/test-app';
 
 /**
  * The reminder schedule (issue 26, docs/decisions/019-reminders-and-lapse.md), driven by moving
@@ -9,27 +10,26 @@ import { startTestApp, type TestApp } from '../../../tests/support/test-app';
  */
 const DAY = 24 * 3600_000;
 
-describe('reminders for unpaid pledges', () => {
-  let smtp: TestSmtp;
-  let t: TestApp;
-  let clock = Date.now();
+// The SMTP server first: its address is one of the file's app options. The app's clock is moved
+// by the tests.
+const smtp = await startTestSmtp();
+afterAll(() => smtp.close());
+let clock = Date.now();
+test.override('appOptions', {
+  env: {
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Relief Campaign <relief@campaign.test>',
+    PUBLIC_URL: 'https://relief.example.org',
+    MAIL_POLL_MS: '50',
+    MAIL_PER_CLIENT_PER_DAY: '0',
+  },
+  now: () => new Date(clock),
+});
 
-  beforeAll(async () => {
-    smtp = await startTestSmtp();
-    t = await startTestApp({
-      env: {
-        SMTP_URL: smtp.url,
-        MAIL_FROM: 'Relief Campaign <relief@campaign.test>',
-        PUBLIC_URL: 'https://relief.example.org',
-        MAIL_POLL_MS: '50',
-        MAIL_PER_CLIENT_PER_DAY: '0',
-      },
-      now: () => new Date(clock),
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await smtp?.close();
+describe('reminders for unpaid pledges', () => {
+  let t: TestApp;
+  test.beforeAll(async ({ app }) => {
+    t = app;
   });
 
   /** As the admin: a fresh session at the moved clock (a session expires by the app's clock). */
@@ -70,7 +70,7 @@ describe('reminders for unpaid pledges', () => {
     };
   }
 
-  it('fires at each step and not before, then lapses; release takes it out of the totals', async () => {
+  test('fires at each step and not before, then lapses; release takes it out of the totals', async () => {
     const p = await pledge({ amount: 220 });
     await runAt(p.at + 7 * DAY - 60_000);
     expect(await reminders(p.id)).toEqual([]);
@@ -121,7 +121,7 @@ describe('reminders for unpaid pledges', () => {
     expect(Number(audit.rows[0]!.n)).toBe(1);
   });
 
-  it('names the balance and the reference of a part-paid pledge; stops once paid', async () => {
+  test('names the balance and the reference of a part-paid pledge; stops once paid', async () => {
     const p = await pledge({ amount: 200, email: 'part@donors.test' });
     const paid = await admin(`/api/pledges/${p.id}/confirm`, {
       method: 'PUT',
@@ -155,7 +155,7 @@ describe('reminders for unpaid pledges', () => {
     expect(await reminders(p.id)).toEqual([1]);
   });
 
-  it('"I\'ve sent the transfer" pushes the next reminder back 10 days', async () => {
+  test('"I\'ve sent the transfer" pushes the next reminder back 10 days', async () => {
     const p = await pledge();
     clock = p.at + 5 * DAY;
     const sent = await t.request(`/api/pledges/${p.id}/sent`, {
@@ -170,7 +170,7 @@ describe('reminders for unpaid pledges', () => {
     expect(await reminders(p.id)).toEqual([1]);
   });
 
-  it('stops on a per-pledge pause, on the campaign-wide pause and on cancel; all audited', async () => {
+  test('stops on a per-pledge pause, on the campaign-wide pause and on cancel; all audited', async () => {
     const paused = await pledge();
     const cancelled = await pledge();
     const campaignWide = await pledge();
@@ -222,7 +222,7 @@ describe('reminders for unpaid pledges', () => {
     ]);
   });
 
-  it('after 30 days of downtime sends one reminder per pledge per run, in bounded batches', async () => {
+  test('after 30 days of downtime sends one reminder per pledge per run, in bounded batches', async () => {
     const made: Awaited<ReturnType<typeof pledge>>[] = [];
     for (let i = 0; i < 5; i++) made.push(await pledge());
     const at = made[4]!.at + 30 * DAY;
@@ -239,7 +239,7 @@ describe('reminders for unpaid pledges', () => {
     for (const p of made) expect(await reminders(p.id)).toEqual([2]);
   });
 
-  it('holds the per-recipient cap (MAIL_PER_ADDRESS_PER_DAY, 3 a day)', async () => {
+  test('holds the per-recipient cap (MAIL_PER_ADDRESS_PER_DAY, 3 a day)', async () => {
     const email = 'capped@donors.test';
     const made: Awaited<ReturnType<typeof pledge>>[] = [];
     for (let i = 0; i < 4; i++) made.push(await pledge({ email }));

@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { DEFAULT_REFERENCE_PREFIX } from '@shared/payment-reference';
 import {
   dismissedLinesSchema,
   reviewLinesQuerySchema,
@@ -16,127 +15,34 @@ import {
   statementImportSchema,
   statementImportFileQuerySchema,
   statementPreviewFileQuerySchema,
-  type StatementImportOptions,
-  statementMappingSchema,
   statementPreviewResultSchema,
   statementPreviewSchema,
   statementUndoResultSchema,
-  type StatementImportResult,
-  type StatementMapping,
 } from '@shared/schemas/statement';
 import type { AppContext } from '../../context';
-import { badRequest, unsupportedMediaType } from '../../lib/http-error';
-import * as adminRepo from '../admin/repo';
-import { audited } from '../audit/repo';
-import { defaultName, openStatement, previewOf, readLines, storeLines } from './import';
-import { Slicer } from './parse/slicer';
-import * as repo from './repo';
-import { dismissLine, proposeMatches, restoreLine } from './review';
-import { confirmLines, recentImports, undoImport } from './service';
-
-const MAPPING_SETTING = 'statement_mapping';
+import { unsupportedMediaType } from '../../lib/http-error';
+import { dismissLine, restoreLine } from './review';
+import {
+  confirmLines,
+  dismissedLines,
+  importStatement,
+  previewStatement,
+  recentImports,
+  referencePrefixes,
+  reviewLines,
+  undoImport,
+} from './service';
 
 /**
  * Bank-statement import (docs/decisions/013-statement-matching.md): preview + mapping, import +
- * review, batch confirm.
+ * review, batch confirm. The use cases live in ./service.ts; these routes parse, call them and
+ * shape the reply.
  */
 export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, snapshot, config, email } = ctx;
-  const prefixes = [
-    ...new Set([config.campaign.payment.referencePrefix, DEFAULT_REFERENCE_PREFIX]),
-  ];
+  const prefixes = referencePrefixes(config.campaign.payment.referencePrefix);
   const opts = { config: { access: 'admin' as const }, bodyLimit: 8 * 1024 * 1024 };
-
-  async function rememberedMapping(): Promise<Partial<StatementMapping> | undefined> {
-    const raw = await adminRepo.getSetting(db, MAPPING_SETTING);
-    if (!raw) return undefined;
-    const parsed = statementMappingSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : undefined;
-  }
-
-  /** The columns, first rows and matching saved mapping of a file (bytes, or base64 in JSON). */
-  async function preview(bytes: Buffer | string, firstRowIsData: boolean | undefined) {
-    const opened = await openStatement(bytes, firstRowIsData, new Slicer());
-    return previewOf(db, opened, await rememberedMapping());
-  }
-
-  /** Reads, stores and proposes matches for a file's credits; audited as one import. */
-  async function importFile(
-    request: FastifyRequest,
-    bytes: Buffer | string,
-    options: StatementImportOptions,
-  ): Promise<StatementImportResult> {
-    const { mapping, fileName } = options;
-    const slicer = new Slicer();
-    const opened = await openStatement(bytes, mapping?.firstRowIsData, slicer);
-    const read = await readLines(opened, mapping, slicer);
-    // The name given, else the saved mapping's of this layout, else a default.
-    const mappingName =
-      opened.format === 'csv'
-        ? (options.mappingName ??
-          (await repo.mappingBySignature(db, opened.csv.signature))?.name ??
-          defaultName(opened.csv))
-        : null;
-    const skipped = read.skippedBy.moneyOut + read.skippedBy.notCompleted + read.skippedBy.other;
-    const stored = await audited(db, request, async (tx) => {
-      const importId = await repo.insertImport(tx, {
-        fileName: fileName ?? null,
-        format: opened.format,
-        mappingName,
-      });
-      const { added, duplicates } = await storeLines(tx, importId, read.lines, prefixes, slicer);
-      await repo.setImportCounts(tx, importId, {
-        creditCount: read.lines.length,
-        newCount: added.size,
-      });
-      if (opened.format === 'csv' && mapping)
-        await repo.saveMapping(tx, {
-          name: mappingName!,
-          signature: opened.csv.signature,
-          mapping: { ...mapping, firstRowIsData: opened.csv.firstRowIsData },
-        });
-      return {
-        result: { importId, added, duplicates },
-        audit: {
-          action: 'statement.import',
-          targetType: 'statement',
-          targetId: importId,
-          details: {
-            fileName: fileName ?? null,
-            format: opened.format,
-            mappingName,
-            fileLines: read.fileLines,
-            credits: read.lines.length,
-            newLines: added.size,
-            alreadyImported: read.lines.length - added.size,
-            possibleDuplicates: duplicates,
-            skipped: read.skippedBy,
-            refused: read.refused.length,
-          },
-        },
-      };
-    });
-    const open = await repo.firstOpenLinesAfterImport(db, stored.importId, slicer);
-    const lines = await proposeMatches(db, open, prefixes, slicer);
-    const pledges = new Set(
-      lines.filter((l) => stored.added.has(l.id) && l.pledge).map((l) => l.pledge!.id),
-    );
-    return {
-      importId: stored.importId,
-      format: opened.format,
-      fileLines: read.fileLines,
-      credits: read.lines.length,
-      newLines: stored.added.size,
-      alreadyImported: read.lines.length - stored.added.size,
-      possibleDuplicates: stored.duplicates,
-      skipped,
-      skippedBy: read.skippedBy,
-      refused: read.refused,
-      pledges: pledges.size,
-      lines,
-    };
-  }
 
   // The spec-style JSON calls: the file's bytes as base64 in `content`.
   app.post(
@@ -145,7 +51,7 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
       ...opts,
       schema: { body: statementPreviewSchema, response: { 200: statementPreviewResultSchema } },
     },
-    async (request) => preview(request.body.content, request.body.firstRowIsData),
+    async (request) => previewStatement(db, request.body.content, request.body.firstRowIsData),
   );
 
   app.post(
@@ -154,7 +60,7 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
       ...opts,
       schema: { body: statementImportSchema, response: { 200: statementImportResultSchema } },
     },
-    async (request) => importFile(request, request.body.content, request.body),
+    async (request) => importStatement(db, request, request.body.content, request.body, prefixes),
   );
 
   // The same two calls with the file as the raw body (application/octet-stream) and the options
@@ -184,7 +90,7 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
           response: { 200: statementPreviewResultSchema },
         },
       },
-      async (request) => preview(rawBody(request.body), request.query.firstRowIsData),
+      async (request) => previewStatement(db, rawBody(request.body), request.query.firstRowIsData),
     );
     raw.post(
       '/api/admin/statements/import/file',
@@ -195,7 +101,8 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
           response: { 200: statementImportResultSchema },
         },
       },
-      async (request) => importFile(request, rawBody(request.body), request.query),
+      async (request) =>
+        importStatement(db, request, rawBody(request.body), request.query, prefixes),
     );
   });
 
@@ -208,9 +115,7 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const { page, pageSize } = request.query;
-      const { rows, total } = await repo.openLinesPage(db, { page, pageSize });
-      return { lines: await proposeMatches(db, rows, prefixes), total, page, pageSize };
+      return reviewLines(db, request.query, prefixes);
     },
   );
 
@@ -257,27 +162,10 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const { page, pageSize } = request.query;
-      const { rows, total } = await repo.dismissedLinesPage(db, { page, pageSize });
-      return {
-        lines: rows.map((l) => ({
-          id: l.id,
-          bookedOn: l.bookedOn,
-          amountCents: l.amountCents,
-          currency: l.currency,
-          description: l.description,
-          payer: l.payer,
-          reason: l.dismissedReason ?? '',
-          dismissedAt: (l.dismissedAt ?? l.importedAt).toISOString(),
-        })),
-        total,
-        page,
-        pageSize,
-      };
+      return dismissedLines(db, request.query);
     },
   );
 
-  // The ticked lines, confirmed once each (service.ts confirmLines).
   app.post(
     '/api/admin/statements/confirm',
     {
@@ -285,10 +173,9 @@ export async function statementRoutes(fastify: FastifyInstance, ctx: AppContext)
       schema: { body: statementConfirmSchema, response: { 200: statementConfirmResultSchema } },
     },
     async (request) => {
-      const { lines } = request.body;
-      if (new Set(lines.map((l) => l.lineId)).size !== lines.length)
-        throw badRequest('A statement line can confirm only one pledge');
-      const outcome = await snapshot.write(() => confirmLines(db, request, lines, config.now()));
+      const outcome = await snapshot.write(() =>
+        confirmLines(db, request, request.body.lines, config.now()),
+      );
       if (outcome.confirmed.length > 0) email.worker.kick();
       return {
         confirmed: outcome.confirmed.length,

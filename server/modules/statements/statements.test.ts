@@ -180,6 +180,14 @@ describe('bank statement import', () => {
       const l = line(r, text);
       return { lineId: l.id, pledgeId: l.pledge!.id };
     });
+    // One line named twice in a batch (for two pledges): refused before anything is written.
+    const twice = await post('/api/admin/statements/confirm', {
+      lines: [picks[0], { lineId: picks[0]!.lineId, pledgeId: ids['Kemar Lewis'] }],
+    });
+    expect(twice.status).toBe(400);
+    expect((await twice.json()).message).toBe('A statement line can confirm only one pledge');
+    expect(await byName('Jane Brown')).toMatchObject({ paymentState: 'pending' });
+    expect(await byName('Kemar Lewis')).toMatchObject({ paymentState: 'pending' });
     const before = (await (await t.request('/api/progress')).json()) as { confirmedAmount: number };
     const res = await post('/api/admin/statements/confirm', { lines: picks });
     expect(res.status, await res.clone().text()).toBe(200);

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryUpdate } from '@shared/schemas/update';
 import { sampleJpeg, samplePng } from '../../../tests/fixtures';
 import { uploadImage, uploadUrl } from '../../../tests/support/api';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
@@ -33,19 +33,18 @@ describe('delivery updates', () => {
   const patch = (id: string, json: unknown) =>
     t.request(`/api/updates/${id}`, { method: 'PATCH', json, cookie });
 
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
     imageUrl = await uploadImage(t, cookie, samplePng(), 'image/png');
     otherImageUrl = await uploadImage(t, cookie, sampleJpeg(), 'image/jpeg');
   });
-  afterAll(() => t.close());
 
-  it('starts with an empty feed', async () => {
+  test('starts with an empty feed', async () => {
     expect(await list()).toEqual([]);
   });
 
-  it('publishes an update with an uploaded image, with its size and srcset', async () => {
+  test('publishes an update with an uploaded image, with its size and srcset', async () => {
     const res = await post({
       imageUrl,
       recipient: 'Westmoreland parish shelter',
@@ -70,7 +69,7 @@ describe('delivery updates', () => {
     expect((await fetch(imageUrl)).status).toBe(200);
   });
 
-  it('orders the feed by delivery date, newest first, then by creation', async () => {
+  test('orders the feed by delivery date, newest first, then by creation', async () => {
     const old = await create({ recipient: 'Old', deliveryDate: '2024-11-30' });
     const newer = await create({ recipient: 'Newer', deliveryDate: '2025-02-01' });
     const sameDayLater = await create({ recipient: 'Same day, later', deliveryDate: '2025-01-05' });
@@ -83,13 +82,13 @@ describe('delivery updates', () => {
     ]);
   });
 
-  it('drops unknown fields (id, createdAt)', async () => {
+  test('drops unknown fields (id, createdAt)', async () => {
     const u = await create({ id: MISSING_ID, createdAt: '2000-01-01T00:00:00.000Z' });
     expect(u.id).not.toBe(MISSING_ID);
     expect(u.createdAt).not.toBe('2000-01-01T00:00:00.000Z');
   });
 
-  it('accepts a recipient of exactly 200 characters and a leap day', async () => {
+  test('accepts a recipient of exactly 200 characters and a leap day', async () => {
     expect((await create({ recipient: 'r'.repeat(200) })).recipient).toHaveLength(200);
     expect((await create({ deliveryDate: '2024-02-29' })).deliveryDate).toBe('2024-02-29');
   });
@@ -152,7 +151,7 @@ describe('delivery updates', () => {
     ['a numeric date', { deliveryDate: 20250105 }, 'Invalid date format'],
   ];
 
-  it.each(invalid)(
+  test.each(invalid)(
     'refuses %s with 400 and the exact message, storing nothing',
     async (_w, fields, message) => {
       const before = await list();
@@ -175,7 +174,7 @@ describe('delivery updates', () => {
     },
   );
 
-  it('edits only the fields sent', async () => {
+  test('edits only the fields sent', async () => {
     const u = await create({ recipient: 'Before', containerCount: 10, deliveryDate: '2025-03-01' });
     const res = await patch(u.id, { updates: { recipient: 'After' } });
     expect(res.status).toBe(200);
@@ -197,7 +196,7 @@ describe('delivery updates', () => {
     expect((await list()).find((x) => x.id === u.id)).toMatchObject({ containerCount: 25 });
   });
 
-  it('replaces the image with another upload, with its own size', async () => {
+  test('replaces the image with another upload, with its own size', async () => {
     const u = await create();
     const res = await patch(u.id, { updates: { imageUrl: otherImageUrl } });
     expect(res.status).toBe(200);
@@ -209,7 +208,7 @@ describe('delivery updates', () => {
     });
   });
 
-  it('answers "No changes detected..." for an empty or unchanged edit', async () => {
+  test('answers "No changes detected..." for an empty or unchanged edit', async () => {
     const u = await create({ recipient: 'Same', containerCount: 7, deliveryDate: '2025-04-04' });
     for (const updates of [
       {},
@@ -223,7 +222,7 @@ describe('delivery updates', () => {
     }
   });
 
-  it.each([
+  test.each([
     [{ updates: { recipient: '' } }, 'Recipient is required'],
     [{ updates: { recipient: 'r'.repeat(201) } }, 'Recipient must be 200 characters or less'],
     [{ updates: { containerCount: 0 } }, 'Container count must be at least 1'],
@@ -240,7 +239,7 @@ describe('delivery updates', () => {
     expect((await list()).find((x) => x.id === u.id)).toEqual(u);
   });
 
-  it('answers 404 for an unknown id and 400 for a malformed one', async () => {
+  test('answers 404 for an unknown id and 400 for a malformed one', async () => {
     const unknown = await patch(MISSING_ID, { updates: { recipient: 'X' } });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ message: 'Delivery update not found' });
@@ -253,7 +252,7 @@ describe('delivery updates', () => {
     expect((await t.request('/api/updates/zzz', { method: 'DELETE', cookie })).status).toBe(400);
   });
 
-  it('deletes an update; a second delete is 404', async () => {
+  test('deletes an update; a second delete is 404', async () => {
     const u = await create({ recipient: 'To delete' });
     const res = await t.request(`/api/updates/${u.id}`, { method: 'DELETE', cookie });
     expect(res.status).toBe(200);
@@ -266,7 +265,7 @@ describe('delivery updates', () => {
 });
 
 describe('delivery updates behind a PUBLIC_URL', () => {
-  it('hands out upload URLs on the public origin and accepts images of that origin', async () => {
+  test('hands out upload URLs on the public origin and accepts images of that origin', async () => {
     const t = await startTestApp({ env: { PUBLIC_URL: 'https://relief.example.org/' } });
     try {
       const cookie = await t.login();

@@ -2,12 +2,13 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
 import { IMAGE_MAX_BYTES } from '@shared/constants';
 import { samplePng, sampleSvg } from '../../../tests/fixtures';
 import { createUpdate, uploadImage, uploadLinks } from '../../../tests/support/api';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 import { request } from '../../../tests/support/http';
-import { startS3Server, type S3TestServer } from '../../../tests/support/s3-server';
+import { startS3Server } from '../../../tests/support/s3-server';
 import {
   createTestDatabase,
   expectErrorLogs,
@@ -47,22 +48,22 @@ function complete(url: string) {
  * bucket with a presigned PUT, the server checks and re-encodes the bytes, stores the variants in
  * the bucket and serves them at the same /api/objects/uploads/... URLs as from local disk.
  */
+// The bucket's server first: its address is one of the file's app options. The app's clock is
+// moved by the sweep test.
+const s3 = await startS3Server();
+afterAll(() => s3.close());
+let clock = Date.now();
+test.override('appOptions', { env: s3.env(), now: () => new Date(clock) });
+
 describe('object storage (S3)', () => {
-  let s3: S3TestServer;
   let t: TestApp;
   let cookie: string;
-  let clock = Date.now();
-  beforeAll(async () => {
-    s3 = await startS3Server();
-    t = await startTestApp({ env: s3.env(), now: () => new Date(clock) });
-    cookie = await t.login();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await s3?.close();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
   });
 
-  it('hands out a presigned bucket URL for incoming/<id> and a completion link of its own', async () => {
+  test('hands out a presigned bucket URL for incoming/<id> and a completion link of its own', async () => {
     const links = await uploadLinks(t, cookie, 1000);
     const upload = new URL(links.uploadURL);
     expect(upload.origin).toBe(s3.endpoint);
@@ -80,7 +81,7 @@ describe('object storage (S3)', () => {
     expect(expires).toBeLessThanOrEqual(30 * 60_000);
   });
 
-  it("signs the file's size into the bucket URL, and refuses a size over 5 MB at once", async () => {
+  test("signs the file's size into the bucket URL, and refuses a size over 5 MB at once", async () => {
     const sized = new URL((await uploadLinks(t, cookie, 12_345)).uploadURL);
     expect(sized.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;host');
     const res = await request(t.baseUrl, 'POST', '/api/objects/upload', {
@@ -93,7 +94,7 @@ describe('object storage (S3)', () => {
     );
   });
 
-  it('2.12 requires the size (1 byte to 5 MB) and signs it into the bucket URL', async () => {
+  test('2.12 requires the size (1 byte to 5 MB) and signs it into the bucket URL', async () => {
     for (const json of [undefined, {}, { size: 0 }]) {
       const res = await request(t.baseUrl, 'POST', '/api/objects/upload', { cookie, json });
       expect(res.status, JSON.stringify(json)).toBe(400);
@@ -109,7 +110,7 @@ describe('object storage (S3)', () => {
     expect((await complete(links.completeURL!)).status).toBe(200);
   });
 
-  it('uploads to the bucket, stores WebP variants there and serves them from the usual URL', async () => {
+  test('uploads to the bucket, stores WebP variants there and serves them from the usual URL', async () => {
     const links = await uploadLinks(t, cookie, samplePng().length);
     const id = idOf(links.uploadURL);
     expect((await put(links.uploadURL, samplePng())).status).toBe(200);
@@ -148,7 +149,7 @@ describe('object storage (S3)', () => {
     expect((await sharp(small).metadata()).width).toBe(400);
   });
 
-  it('judges the bytes like a PUT to the server: a refused file is deleted and the link stays usable', async () => {
+  test('judges the bytes like a PUT to the server: a refused file is deleted and the link stays usable', async () => {
     const links = await uploadLinks(t, cookie, samplePng().length);
     const id = idOf(links.uploadURL);
     // Whatever the bucket holds under incoming/<id> (written here straight into it: the signed
@@ -189,7 +190,7 @@ describe('object storage (S3)', () => {
     expect(JSON.parse(again.body).message).toBe('This upload link has already been used.');
   });
 
-  it('refuses a forged, borrowed or expired completion link with 403', async () => {
+  test('refuses a forged, borrowed or expired completion link with 403', async () => {
     const links = await uploadLinks(t, cookie, samplePng().length);
     await put(links.uploadURL, samplePng());
     const done = new URL(links.completeURL!);
@@ -223,7 +224,7 @@ describe('object storage (S3)', () => {
     expect((await complete(links.completeURL!)).status).toBe(200);
   });
 
-  it('deletes the photo from the bucket when its update is deleted or its photo replaced', async () => {
+  test('deletes the photo from the bucket when its update is deleted or its photo replaced', async () => {
     const update = await createUpdate(t, cookie, { recipient: 'Bucket Shelter' });
     const first = idOf(update.imageUrl);
     expect(await s3.keys(`images/${first}/`)).toHaveLength(4);
@@ -246,7 +247,7 @@ describe('object storage (S3)', () => {
     expect((await fetch(replacement)).status).toBe(404);
   });
 
-  it('sweeps uploads never completed and photos written half-way, once they are an hour old', async () => {
+  test('sweeps uploads never completed and photos written half-way, once they are an hour old', async () => {
     const stray = '11111111-1111-4111-8111-111111111111';
     const half = '22222222-2222-4222-8222-222222222222';
     await s3.put(`incoming/${stray}`, samplePng());
@@ -266,12 +267,12 @@ describe('object storage (S3)', () => {
     }
   });
 
-  it('puts the bucket in connect-src, so the browser may PUT to it', async () => {
+  test('puts the bucket in connect-src, so the browser may PUT to it', async () => {
     const csp = (await t.request('/')).headers.get('content-security-policy')!;
     expect(csp).toMatch(new RegExp(`connect-src 'self' ${s3.endpoint}(;|$)`));
   });
 
-  it('backs up the photos from the bucket and restores them into another one', async () => {
+  test('backs up the photos from the bucket and restores them into another one', async () => {
     const update = await createUpdate(t, cookie, { recipient: 'Backed-up Shelter' });
     const id = idOf(update.imageUrl);
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'relief-s3-backup-'));
@@ -303,7 +304,7 @@ describe('object storage (S3)', () => {
     }
   });
 
-  it('fails a backup whose bucket refuses the keys with a sentence, and leaves no file', async () => {
+  test('fails a backup whose bucket refuses the keys with a sentence, and leaves no file', async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'relief-s3-backup-'));
     const refused = bucketStore(
       loadConfig({ ...s3.env(), AWS_ACCESS_KEY_ID: 'WRONG', AWS_SECRET_ACCESS_KEY: 'WRONG' }),
@@ -320,7 +321,7 @@ describe('object storage (S3)', () => {
     }
   });
 
-  it('refuses to start on a bucket it cannot use, with a sentence saying why', async () => {
+  test('refuses to start on a bucket it cannot use, with a sentence saying why', async () => {
     await expect(
       startTestApp({
         env: {
@@ -340,7 +341,7 @@ describe('object storage (S3)', () => {
     wrongKeys.close();
   });
 
-  it('answers 503 with a sentence while the bucket cannot be reached', async () => {
+  test('answers 503 with a sentence while the bucket cannot be reached', async () => {
     expectErrorLogs(/"msg":"object storage unavailable"/);
     const url = await uploadImage(t, cookie);
     await s3.close();
