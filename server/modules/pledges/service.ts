@@ -412,7 +412,7 @@ export function createPledgeCreator(
     // docs/decisions/014-email-outbox.md).
     {
       inTransaction: (tx, rows) => email.enqueueNewPledges(tx, rows),
-      afterCommit: () => email.worker.kick(),
+      afterCommit: () => email.worker.pledgesWritten(),
     },
     ctx.referenceKey,
   );
