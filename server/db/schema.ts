@@ -119,6 +119,8 @@ export const pledges = pgTable(
     // indexes for its search are in migration 0004 (only where pg_trgm exists).
     index('pledges_created_at_id_idx').on(t.createdAt, t.id),
     index('pledges_amount_created_at_id_idx').on(t.amount, t.createdAt, t.id),
+    // The daily e-mail caps find an address's pledges (migration 0027).
+    index('pledges_email_lower_idx').on(sql`lower(${t.email})`),
     index('pledges_news_consent_idx')
       .on(sql`lower(${t.email})`)
       .where(sql`${t.newsConsentAt} is not null`),

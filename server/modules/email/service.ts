@@ -56,8 +56,10 @@ async function withinMailCaps(
   const perAddress = config.mailPerAddressPerDay;
   const perClient = config.mailPerClientPerDay;
   if (perAddress <= 0 && perClient <= 0) return rows.map(() => true);
-  const emails = [...new Set(rows.map((r) => r.email.toLowerCase()))];
-  const keys = [...new Set(rows.flatMap((r) => (r.clientKey ? [r.clientKey] : [])))];
+  // Only what a cap needs: with no per-client cap the client keys are not looked up at all.
+  const emails = perAddress > 0 ? [...new Set(rows.map((r) => r.email.toLowerCase()))] : [];
+  const keys =
+    perClient > 0 ? [...new Set(rows.flatMap((r) => (r.clientKey ? [r.clientKey] : [])))] : [];
   const { byEmail, byClient } = await repo.recentInstructions(
     tx,
     emails,
