@@ -244,7 +244,6 @@ function ConfirmItsYou({
         type="password"
         autoComplete="current-password"
         value={value}
-        autoFocus
         onChange={(e) => setValue(e.target.value)}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? 'reauth-error' : undefined}
