@@ -268,5 +268,36 @@ describe('the owner clears a member’s second factors', () => {
       isAuthenticated: false,
       secondFactorSetup: true,
     });
+    // Back to optional for the tests after this one.
+    const off = await app.request('/api/admin/security/required', {
+      method: 'PUT',
+      json: { required: false },
+      cookie: owner,
+    });
+    expect(off.status).toBe(200);
+  });
+});
+
+describe('a viewer’s search', () => {
+  test('does not match on donors’ e-mails it sees masked (no address rebuilt by searching)', async ({
+    app,
+    pledge,
+  }) => {
+    await pledge({ name: 'Quincy Search', email: 'zed.hidden@example.test' });
+    const viewer = await (await createMember(app, 'viewer')).login();
+    const treasurer = await (await createMember(app, 'treasurer')).login();
+    const found = async (cookie: string, search: string) => {
+      const res = await app.request(
+        `/api/admin/pledges?search=${encodeURIComponent(search)}&pageSize=100`,
+        { cookie },
+      );
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { items: { name: string }[]; total: number };
+      return body.items.map((p) => p.name);
+    };
+    expect(await found(treasurer, 'zed.hid')).toEqual(['Quincy Search']);
+    expect(await found(viewer, 'zed.hid')).toEqual([]);
+    // Names and references still find the pledge for the viewer.
+    expect(await found(viewer, 'Quincy')).toEqual(['Quincy Search']);
   });
 });
