@@ -48,6 +48,8 @@ export const ADMIN_ROUTE_ROLES: Record<string, readonly AdminRole[]> = {
   'POST /api/admin/team/:id/invitation': OWNER,
   'GET /api/admin/sessions': OWNER,
   'DELETE /api/admin/team/:id/sessions': OWNER,
+  // A member who lost phone and recovery codes: the owner clears their second factors.
+  'DELETE /api/admin/team/:id/second-factors': OWNER,
   // Every account changes its own password (the owner's answer says where its password lives).
   'POST /api/admin/password': ADMIN_ROLES,
   // Two-factor sign-in: each account's own settings (every role, for itself), and the owner's

@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = {
   'admin.second_factor.failed': 'Failed second-factor code',
   'admin.second_factor.required': 'Changed the second-factor requirement',
   'admin.recovery_codes.created': 'Created recovery codes',
+  'admin.reauth.failed': 'Failed to confirm a security change',
+  'team.second_factors.cleared': 'Cleared a member’s second factors',
   'pledge.confirm': 'Confirmed payment',
   'pledge.unconfirm': 'Un-confirmed payment',
   'pledge.edit': 'Edited pledge',

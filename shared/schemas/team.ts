@@ -18,6 +18,8 @@ export const TEAM_MESSAGES = {
   samePassword: 'Choose a password different from your current one',
   tooManyAttempts: 'Too many attempts. Please wait a minute and try again.',
   ownerPassword: 'The owner’s password is set by ADMIN_PASSWORD on the server',
+  ownerFactors: 'The owner changes their own second factors in Security settings',
+  noSecondFactor: 'This member has no second factor to clear',
 } as const;
 
 const PASSWORD_MIN = 12;
@@ -52,6 +54,8 @@ export const teamMemberSchema = z.object({
   role: z.enum(ADMIN_ROLES),
   /** invited: no password yet; active; disabled. */
   status: z.enum(['invited', 'active', 'disabled']),
+  /** Whether the account has an authenticator app or a passkey set up. */
+  secondFactor: z.boolean(),
   createdAt: z.iso.datetime(),
 });
 export type TeamMember = z.infer<typeof teamMemberSchema>;

@@ -23,6 +23,9 @@ export const TWO_FACTOR_MESSAGES = {
   noTotpSetup: 'Start the authenticator app set-up again.',
   passkeyNotStarted: 'Start adding the passkey again.',
   passkeyNotFound: 'Passkey not found',
+  reauthPrompt: 'Your current password, or a code from your authenticator app',
+  reauthRequired: 'Enter your current password or a code from your authenticator app to confirm.',
+  reauthWrong: 'That password or code is not correct.',
 } as const;
 
 export const SECOND_FACTOR_METHODS = ['totp', 'passkey', 'recovery'] as const;

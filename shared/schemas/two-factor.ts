@@ -43,6 +43,23 @@ export const passkeyRegisterSchema = z.object({
   response: webauthnResponse,
 });
 
+/**
+ * Proof that the person at the keyboard is the account's holder, for removing a second factor or
+ * making new recovery codes: the current password, or a current code from the authenticator app.
+ */
+export const reauthSchema = z
+  .object({
+    currentPassword: z
+      .string({ error: TWO_FACTOR_MESSAGES.reauthRequired })
+      .max(200, { error: TWO_FACTOR_MESSAGES.reauthWrong })
+      .optional(),
+    code: totpCode.optional(),
+  })
+  .refine((v) => Boolean(v.currentPassword) !== Boolean(v.code), {
+    error: TWO_FACTOR_MESSAGES.reauthRequired,
+  });
+export type Reauth = z.infer<typeof reauthSchema>;
+
 export const requireSecondFactorSchema = z.object({ required: z.boolean() });
 
 export const securityStatusSchema = z.object({

@@ -124,6 +124,18 @@ export function useEndSessions() {
   });
 }
 
+/** A member who lost phone and recovery codes: their app, passkeys and codes go, and sessions. */
+export function useClearSecondFactors() {
+  return useTeamMutation<TeamMember>({
+    mutationFn: (member) => apiRequest('DELETE', `/api/admin/team/${member.id}/second-factors`),
+    success: (member) => ({
+      title: 'Second factors cleared',
+      description: `${member.name} is signed out and signs in with their password alone until they set up a new one.`,
+    }),
+    fallback: 'Could not clear the second factors',
+  });
+}
+
 /** The signed-in member's own password (the server ends their other sessions). */
 export function useChangeOwnPassword() {
   const { handleSessionError } = useAdminAuth();

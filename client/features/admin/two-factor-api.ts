@@ -1,5 +1,5 @@
 import type { SecondFactorMethod } from '@shared/schemas/two-factor-messages';
-import type { SecurityStatus, TotpSetup } from '@shared/schemas/two-factor';
+import type { Reauth, SecurityStatus, TotpSetup } from '@shared/schemas/two-factor';
 import { apiRequest, getJson } from '../../lib/api-client';
 
 /**
@@ -34,7 +34,9 @@ export async function confirmTotp(code: string): Promise<string[] | undefined> {
   return ((await res.json()) as { recoveryCodes?: string[] }).recoveryCodes;
 }
 
-export const removeTotp = () => apiRequest('DELETE', '/api/admin/security/totp');
+/** The current password, or a current app code: asked before weakening the account's factors. */
+export const removeTotp = (proof: Reauth) =>
+  apiRequest('DELETE', '/api/admin/security/totp', proof);
 
 export async function addPasskey(name: string): Promise<string[] | undefined> {
   const { startRegistration } = await webauthn();
@@ -47,11 +49,11 @@ export async function addPasskey(name: string): Promise<string[] | undefined> {
   return ((await res.json()) as { recoveryCodes?: string[] }).recoveryCodes;
 }
 
-export const removePasskey = (id: string) =>
-  apiRequest('DELETE', `/api/admin/security/passkeys/${encodeURIComponent(id)}`);
+export const removePasskey = (id: string, proof: Reauth) =>
+  apiRequest('DELETE', `/api/admin/security/passkeys/${encodeURIComponent(id)}`, proof);
 
-export async function newRecoveryCodes(): Promise<string[]> {
-  const res = await apiRequest('POST', '/api/admin/security/recovery-codes');
+export async function newRecoveryCodes(proof: Reauth): Promise<string[]> {
+  const res = await apiRequest('POST', '/api/admin/security/recovery-codes', proof);
   return ((await res.json()) as { recoveryCodes: string[] }).recoveryCodes;
 }
 

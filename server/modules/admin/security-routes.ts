@@ -5,6 +5,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   passkeyRegisterSchema,
+  reauthSchema,
+  type Reauth,
   recoveryCodesSchema,
   requireSecondFactorSchema,
   secondFactorSchema,
@@ -18,7 +20,8 @@ import type { DbOrTx } from '../../db/client';
 import { HttpError } from '../../lib/http-error';
 import type { AdminIdentity } from '../../lib/route-access';
 import { writeAudit } from '../audit/repo';
-import { sha256 } from './password';
+import { OWNER_ACCOUNT_ID } from '../../db/schema';
+import { sha256, verifyPassword } from './password';
 import * as repo from './repo';
 import { REQUIRE_SETTING } from './two-factor';
 import { twoFactorLogin } from './two-factor-login';
@@ -69,6 +72,35 @@ export async function securityRoutes(fastify: FastifyInstance, ctx: AppContext) 
     if (codes) await writeAudit(tx, request, { action: 'admin.recovery_codes.created' });
     if (admin.setupOnly) await tfRepo.finishSetup(tx, admin.sessionTokenHash);
     return codes;
+  }
+
+  /**
+   * Re-authentication before a change that weakens the account or hands out new ways in (removing
+   * a factor, new recovery codes): a session left open on a shared computer must not be enough.
+   * The current password or a current app code (used up, so it cannot be replayed); wrong ones
+   * count against the same limits as wrong codes at sign-in, and are audited.
+   */
+  async function reauthenticate(request: FastifyRequest, proof: Reauth) {
+    const admin = me(request);
+    const counted = await flow.countFailure(request, admin.accountId);
+    let ok = false;
+    if (proof.code) {
+      ok = await twoFactor.useTotp(admin.accountId, proof.code, false);
+    } else if (proof.currentPassword) {
+      const hash =
+        admin.accountId === OWNER_ACCOUNT_ID
+          ? ctx.passwordHash()
+          : (await repo.findAccount(db, admin.accountId))?.passwordHash;
+      ok = Boolean(hash) && (await verifyPassword(proof.currentPassword, hash!));
+    }
+    if (!ok) {
+      await writeAudit(db, request, {
+        action: 'admin.reauth.failed',
+        details: { method: proof.code ? 'totp' : 'password' },
+      });
+      throw new HttpError(400, TWO_FACTOR_MESSAGES.reauthWrong);
+    }
+    await flow.giveBack(counted);
   }
 
   // ---- The login's second step ----
@@ -215,12 +247,13 @@ export async function securityRoutes(fastify: FastifyInstance, ctx: AppContext) 
 
   app.delete(
     '/api/admin/security/totp',
-    { config: self, schema: { response: { 200: okSchema } } },
+    { config: self, schema: { body: reauthSchema, response: { 200: okSchema } } },
     async (request) => {
       const admin = me(request);
       if ((await twoFactor.isRequired()) && (await factorsWithout(admin.accountId, 'totp')) === 0) {
         throw new HttpError(409, TWO_FACTOR_MESSAGES.lastFactorRequired);
       }
+      await reauthenticate(request, request.body);
       await db.transaction(async (tx) => {
         if (!(await tfRepo.deleteTotp(tx, admin.accountId))) {
           throw new HttpError(404, 'No authenticator app is set up.');
@@ -244,12 +277,13 @@ export async function securityRoutes(fastify: FastifyInstance, ctx: AppContext) 
 
   app.post(
     '/api/admin/security/recovery-codes',
-    { config: self, schema: { response: { 200: recoveryCodesSchema } } },
+    { config: self, schema: { body: reauthSchema, response: { 200: recoveryCodesSchema } } },
     async (request, reply) => {
       const admin = me(request);
       if ((await twoFactor.methods(admin.accountId)).length === 0) {
         throw new HttpError(409, 'Set up an authenticator app or a passkey first.');
       }
+      await reauthenticate(request, request.body);
       const codes = await db.transaction(async (tx) => {
         const made = await twoFactor.newRecoveryCodes(admin.accountId, tx);
         await writeAudit(tx, request, { action: 'admin.recovery_codes.created' });
@@ -323,7 +357,10 @@ export async function securityRoutes(fastify: FastifyInstance, ctx: AppContext) 
 
   app.delete(
     '/api/admin/security/passkeys/:id',
-    { config: self, schema: { params: passkeyParams, response: { 200: okSchema } } },
+    {
+      config: self,
+      schema: { params: passkeyParams, body: reauthSchema, response: { 200: okSchema } },
+    },
     async (request) => {
       const admin = me(request);
       const { id } = request.params;
@@ -333,6 +370,10 @@ export async function securityRoutes(fastify: FastifyInstance, ctx: AppContext) 
       ) {
         throw new HttpError(409, TWO_FACTOR_MESSAGES.lastFactorRequired);
       }
+      if (!(await tfRepo.listPasskeys(db, admin.accountId)).some((k) => k.id === id)) {
+        throw new HttpError(404, TWO_FACTOR_MESSAGES.passkeyNotFound);
+      }
+      await reauthenticate(request, request.body);
       await db.transaction(async (tx) => {
         const removed = await tfRepo.deletePasskey(tx, admin.accountId, id);
         if (!removed) throw new HttpError(404, TWO_FACTOR_MESSAGES.passkeyNotFound);

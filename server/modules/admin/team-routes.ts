@@ -30,6 +30,7 @@ import { isCommonPassword } from './common-passwords';
 import { hashPassword, sha256, verifyPassword } from './password';
 import { PasswordCheckGate } from './password-check-gate';
 import * as repo from './repo';
+import * as tfRepo from './two-factor-repo';
 
 /** How long an invitation or reset link works (issue 27). */
 const INVITATION_TTL_MS = 72 * 3600_000;
@@ -40,7 +41,7 @@ const WINDOW_MS = 60_000;
 /** POSTs with one link per minute: a person sets a password once, maybe after a refusal or two. */
 const PER_LINK_PER_MINUTE = 5;
 
-function toMember(r: repo.AccountRow): TeamMember {
+function toMember(r: repo.AccountRow, withSecondFactor: Set<string>): TeamMember {
   return {
     id: r.id,
     name: r.name,
@@ -51,6 +52,7 @@ function toMember(r: repo.AccountRow): TeamMember {
       : r.passwordHash || r.id === OWNER_ACCOUNT_ID
         ? 'active'
         : 'invited',
+    secondFactor: withSecondFactor.has(r.id),
     createdAt: r.createdAt.toISOString(),
   };
 }
@@ -103,7 +105,11 @@ export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
     { config: { access: 'admin' }, schema: { response: { 200: teamListSchema } } },
     async (_request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return { members: (await repo.listAccounts(db)).map(toMember) };
+      const [rows, withFactor] = await Promise.all([
+        repo.listAccounts(db),
+        tfRepo.accountsWithSecondFactor(db),
+      ]);
+      return { members: rows.map((r) => toMember(r, withFactor)) };
     },
   );
 
@@ -135,7 +141,7 @@ export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
         };
       });
       email.worker.kick();
-      return reply.code(201).send(toMember(row));
+      return reply.code(201).send(toMember(row, new Set()));
     },
   );
 
@@ -184,7 +190,7 @@ export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
         ];
         return { result: after!, audit };
       });
-      return toMember(row);
+      return toMember(row, await tfRepo.accountsWithSecondFactor(db));
     },
   );
 
@@ -349,6 +355,37 @@ export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
             targetType: 'admin_account',
             targetId: id,
             details: { name: account.name },
+          },
+        };
+      });
+      return { ok: true as const };
+    },
+  );
+
+  // A member who lost both phone and recovery codes: the owner clears their second factors, so
+  // they sign in with the password alone (or, while one is required, are led to set one up).
+  // Their sessions end too: one of them may be the thief's, opened with the lost phone.
+  app.delete(
+    '/api/admin/team/:id/second-factors',
+    { config: { access: 'admin' }, schema: { params: idParams, response: { 200: okSchema } } },
+    async (request) => {
+      const { id } = request.params;
+      if (id === OWNER_ACCOUNT_ID) throw new HttpError(400, TEAM_MESSAGES.ownerFactors);
+      await audited(db, request, async (tx) => {
+        const account = await repo.findAccount(tx, id);
+        if (!account) throw new HttpError(404, TEAM_MESSAGES.memberNotFound);
+        const cleared = await tfRepo.clearSecondFactors(tx, id);
+        if (!cleared.totp && cleared.passkeys.length === 0) {
+          throw new HttpError(409, TEAM_MESSAGES.noSecondFactor);
+        }
+        await repo.deleteAccountSessions(tx, id);
+        return {
+          result: undefined,
+          audit: {
+            action: 'team.second_factors.cleared',
+            targetType: 'admin_account',
+            targetId: id,
+            details: { name: account.name, totp: cleared.totp, passkeys: cleared.passkeys },
           },
         };
       });

@@ -112,6 +112,36 @@ export async function hasRecoveryCodes(db: DbOrTx, accountId: string) {
   return Number(rows[0]?.n ?? 0) > 0;
 }
 
+/** The accounts with an authenticator app or a passkey set up, for the Team list. */
+export async function accountsWithSecondFactor(db: DbOrTx): Promise<Set<string>> {
+  const [apps, keys] = await Promise.all([
+    db
+      .select({ accountId: adminTotp.accountId })
+      .from(adminTotp)
+      .where(isNotNull(adminTotp.confirmedAt)),
+    db.selectDistinct({ accountId: adminPasskeys.accountId }).from(adminPasskeys),
+  ]);
+  return new Set([...apps, ...keys].map((r) => r.accountId));
+}
+
+/**
+ * Everything that lets the account pass the second step (the app, even one half set up, its
+ * passkeys, recovery codes, second steps under way), for the owner clearing a member's factors.
+ * What was removed, for the audit entry.
+ */
+export async function clearSecondFactors(db: DbOrTx, accountId: string) {
+  const apps = await db
+    .delete(adminTotp)
+    .where(eq(adminTotp.accountId, accountId))
+    .returning({ confirmedAt: adminTotp.confirmedAt });
+  const keys = await db
+    .delete(adminPasskeys)
+    .where(eq(adminPasskeys.accountId, accountId))
+    .returning({ name: adminPasskeys.name });
+  await db.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.accountId, accountId));
+  await db.delete(adminAuthChallenges).where(eq(adminAuthChallenges.accountId, accountId));
+  return { totp: apps.some((a) => a.confirmedAt !== null), passkeys: keys.map((k) => k.name) };
+}
 
 export async function listPasskeys(db: DbOrTx, accountId: string) {
   return db

@@ -200,7 +200,11 @@ describe('TOTP (RFC 6238)', () => {
     const m = await createMember(app, 'editor');
     const cookie = await m.login();
     await setUpTotp(app, cookie);
-    const removed = await app.request('/api/admin/security/totp', { method: 'DELETE', cookie });
+    const removed = await app.request('/api/admin/security/totp', {
+      method: 'DELETE',
+      json: { currentPassword: m.password },
+      cookie,
+    });
     expect(removed.status).toBe(200);
     expect((await m.login()).startsWith('sid=')).toBe(true);
     const status = (await (
@@ -231,6 +235,7 @@ describe('TOTP (RFC 6238)', () => {
     // Leave the owner as the other tests of this file expect: the password alone.
     const removed = await app.request('/api/admin/security/totp', {
       method: 'DELETE',
+      json: { currentPassword: TEST_ADMIN_PASSWORD },
       cookie: cookieOf(ok, 'sid')!,
     });
     expect(removed.status).toBe(200);
@@ -350,7 +355,11 @@ describe('the audit log', () => {
     const { step } = await passwordStep(app, m);
     await second(app, step, { method: 'totp', code: '000000' });
     await second(app, step, { method: 'totp', code: codeAt(secret) });
-    await app.request('/api/admin/security/totp', { method: 'DELETE', cookie });
+    await app.request('/api/admin/security/totp', {
+      method: 'DELETE',
+      json: { currentPassword: m.password },
+      cookie,
+    });
     const entries = await activity(app, m.id);
     const actor = { accountId: m.id, name: 'Audrey Audit', role: 'editor' };
     expect(entries.map((e) => [e.action, e.details])).toEqual([
@@ -427,6 +436,7 @@ describe('require a second factor for everyone', () => {
     // The last factor cannot be removed while it is required.
     const remove = await app.request('/api/admin/security/totp', {
       method: 'DELETE',
+      json: { currentPassword: m.password },
       cookie: limited,
     });
     expect(remove.status).toBe(409);
@@ -452,7 +462,11 @@ describe('require a second factor for everyone', () => {
       cookie: ownerSid,
     });
     expect(off.status).toBe(200);
-    await app.request('/api/admin/security/totp', { method: 'DELETE', cookie: ownerSid });
+    await app.request('/api/admin/security/totp', {
+      method: 'DELETE',
+      json: { currentPassword: TEST_ADMIN_PASSWORD },
+      cookie: ownerSid,
+    });
     const entries = (await activity(app, OWNER_ACCOUNT_ID)).filter(
       (e) => e.action === 'admin.second_factor.required',
     );

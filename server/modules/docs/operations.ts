@@ -221,14 +221,15 @@ export const OPERATIONS: Record<string, Operation> = {
     errors: [409, 429],
   },
   'DELETE /api/admin/security/totp': {
-    summary: 'Remove your authenticator app',
+    summary: 'Remove your authenticator app (with your current password or a current code)',
     tag: 'admin',
-    errors: [404, 409],
+    errors: [404, 409, 429],
   },
   'POST /api/admin/security/recovery-codes': {
-    summary: 'Ten new recovery codes (the older ones stop working)',
+    summary:
+      'Ten new recovery codes, the older ones stop working (with your current password or a code)',
     tag: 'admin',
-    errors: [409],
+    errors: [409, 429],
   },
   'POST /api/admin/security/passkeys/options': {
     summary: 'WebAuthn options for adding a passkey',
@@ -240,9 +241,9 @@ export const OPERATIONS: Record<string, Operation> = {
     errors: [409],
   },
   'DELETE /api/admin/security/passkeys/{id}': {
-    summary: 'Remove one of your passkeys',
+    summary: 'Remove one of your passkeys (with your current password or a current code)',
     tag: 'admin',
-    errors: [404, 409],
+    errors: [404, 409, 429],
   },
   'PUT /api/admin/security/required': {
     summary: 'Require a second factor for everyone (owner)',
@@ -272,6 +273,12 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: 'Sign out one team member everywhere',
     tag: 'admin',
     errors: [404],
+  },
+  'DELETE /api/admin/team/{id}/second-factors': {
+    summary:
+      'Clear a member’s authenticator app, passkeys and recovery codes (lost phone); ends their sessions',
+    tag: 'admin',
+    errors: [404, 409],
   },
   'GET /api/admin/activity/people': {
     summary: 'The people the activity log names, to filter by',

@@ -58,6 +58,7 @@ const EXPECTED = [
   'POST /api/admin/password',
   'GET /api/admin/sessions',
   'DELETE /api/admin/team/{id}/sessions',
+  'DELETE /api/admin/team/{id}/second-factors',
   'GET /api/admin/activity/people',
   'GET /api/admin/backup',
   'POST /api/admin/statements/preview',

@@ -25,7 +25,7 @@ import { dayIn } from '@shared/dates';
 import { pledgesCsvStream } from './csv';
 import * as repo from './repo';
 import { auditEditDetails, forRole, toAdminPledge, toAuditPledge, toCreatedPledge } from './views';
-import { roleMay } from '@shared/admin-roles';
+import { roleMay, seesDonorEmails } from '@shared/admin-roles';
 import {
   createPledgeCreator,
   deletePledge,
@@ -360,10 +360,13 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
             ? snapshot.countByStatus('all') + (await repo.countUncounted(db))
             : snapshot.countByStatus(q.status);
       const timeZone = config.campaign.timeZone;
-      const page = await repo.adminPledgePage(db, q, knownTotal, {
-        today: dayIn(config.now(), timeZone),
-        timeZone,
-      });
+      const page = await repo.adminPledgePage(
+        db,
+        q,
+        knownTotal,
+        { today: dayIn(config.now(), timeZone), timeZone },
+        seesDonorEmails(request.admin!.role),
+      );
       const stats = snapshot.pledgeStats();
       reply.header('Cache-Control', 'no-store');
       // The "donor says sent" flag (status page, record 014) of this page's pledges.

@@ -14,6 +14,7 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Skeleton } from '../../../components/ui/skeleton';
 // The same confirm as on the home's pledge cards: one hook, one set of toasts.
+import { seesDonorEmails } from '@shared/admin-roles';
 import { useAdminAuth } from '../../admin-auth';
 import { useConfirmPledge } from '../../pledges';
 import { type AdminPledgeParams, type AdminPledgesResponse } from '../api';
@@ -237,7 +238,10 @@ export function PledgeTable({
 }) {
   const confirm = useConfirmPledge();
   // What the role may do (shared/admin-roles.ts); the server refuses the rest anyway.
-  const manage = useAdminAuth().may('PUT', '/api/pledges/:id/confirm');
+  const auth = useAdminAuth();
+  const manage = auth.may('PUT', '/api/pledges/:id/confirm');
+  // A role that sees e-mails masked cannot search by them either (the server ignores them).
+  const byEmail = auth.account ? seesDonorEmails(auth.account.role) : true;
   const columns = manage ? 7 : 6;
   const [searchInput, setSearchInput] = useState(params.search);
 
@@ -286,7 +290,7 @@ export function PledgeTable({
               <Input
                 id="pledge-search"
                 type="search"
-                placeholder="Search by name or email..."
+                placeholder={byEmail ? 'Search by name or email...' : 'Search by name...'}
                 className="pl-9"
                 aria-describedby="pledge-search-hint"
                 value={searchInput}

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { TWO_FACTOR_MESSAGES } from '@shared/schemas/two-factor-messages';
-import type { TotpSetup } from '@shared/schemas/two-factor';
+import type { Reauth, TotpSetup } from '@shared/schemas/two-factor';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
@@ -30,6 +30,7 @@ export function SecuritySettings({ onFirstFactor }: { onFirstFactor?: () => void
   const { data: status } = useQuery({ queryKey: securityKey, queryFn: getSecurity });
   const [codes, setCodes] = useState<string[]>();
   const [error, setError] = useState<string>();
+  const [confirming, setConfirming] = useState<PendingChange>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: securityKey });
 
   async function attempt(action: () => Promise<unknown>, fallback: string) {
@@ -51,6 +52,18 @@ export function SecuritySettings({ onFirstFactor }: { onFirstFactor?: () => void
   }
 
   if (!status) return <p className="text-ink-700">Loading...</p>;
+  if (confirming) {
+    return (
+      <ConfirmItsYou
+        change={confirming}
+        hasApp={status.totp}
+        onDone={() => {
+          setConfirming(undefined);
+          void refresh();
+        }}
+      />
+    );
+  }
   if (codes) {
     return (
       <RecoveryCodes
@@ -71,7 +84,12 @@ export function SecuritySettings({ onFirstFactor }: { onFirstFactor?: () => void
             <p className="text-ink-700">Set up: sign-in asks for its 6-digit code.</p>
             <Button
               variant="outline"
-              onClick={() => void attempt(removeTotp, 'The app could not be removed.')}
+              onClick={() =>
+                setConfirming({
+                  what: 'Remove the authenticator app',
+                  run: (proof) => removeTotp(proof),
+                })
+              }
             >
               Remove authenticator app
             </Button>
@@ -98,7 +116,10 @@ export function SecuritySettings({ onFirstFactor }: { onFirstFactor?: () => void
                   variant="outline"
                   aria-label={`Remove passkey ${p.name}`}
                   onClick={() =>
-                    void attempt(() => removePasskey(p.id), 'The passkey could not be removed.')
+                    setConfirming({
+                      what: `Remove the passkey “${p.name}”`,
+                      run: (proof) => removePasskey(p.id, proof),
+                    })
                   }
                 >
                   Remove
@@ -125,10 +146,10 @@ export function SecuritySettings({ onFirstFactor }: { onFirstFactor?: () => void
             <Button
               variant="outline"
               onClick={() =>
-                void attempt(
-                  async () => setCodes(await newRecoveryCodes()),
-                  'New codes could not be made.',
-                )
+                setConfirming({
+                  what: 'Create new recovery codes (the old ones stop working)',
+                  run: async (proof) => setCodes(await newRecoveryCodes(proof)),
+                })
               }
             >
               Create new recovery codes
@@ -157,6 +178,86 @@ export function SecuritySettings({ onFirstFactor }: { onFirstFactor?: () => void
         </Section>
       ) : null}
     </div>
+  );
+}
+
+/** A change that needs the current password or a code first, and what to call it. */
+interface PendingChange {
+  what: string;
+  run: (proof: Reauth) => Promise<unknown>;
+}
+
+/**
+ * Removing a factor or making new recovery codes asks for the current password (or a current
+ * code) again: a session left open on a shared computer is not enough to weaken the account.
+ */
+function ConfirmItsYou({
+  change,
+  hasApp,
+  onDone,
+}: {
+  change: PendingChange;
+  hasApp: boolean;
+  onDone: () => void;
+}) {
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const typed = value.trim();
+    if (!typed) {
+      setError(TWO_FACTOR_MESSAGES.reauthRequired);
+      return;
+    }
+    // Six digits are the app's code; anything else is the password (12 characters at least).
+    const proof: Reauth =
+      hasApp && /^\d{3}\s?\d{3}$/.test(typed) ? { code: typed } : { currentPassword: value };
+    setPending(true);
+    setError(undefined);
+    try {
+      await change.run(proof);
+      onDone();
+    } catch (err) {
+      setError(errorMessage(err, TWO_FACTOR_MESSAGES.reauthWrong));
+      setValue('');
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="grid gap-3" aria-labelledby="reauth-heading">
+      <h3 id="reauth-heading" className="text-base font-semibold text-ink-900">
+        Confirm it’s you
+      </h3>
+      <p className="text-ink-700">
+        {change.what}: enter your current password
+        {hasApp ? ', or the 6-digit code from your authenticator app' : ''}.
+      </p>
+      <Label htmlFor="reauth-proof">
+        {hasApp ? TWO_FACTOR_MESSAGES.reauthPrompt : 'Your current password'}
+      </Label>
+      <Input
+        id="reauth-proof"
+        type="password"
+        autoComplete="current-password"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'reauth-error' : undefined}
+      />
+      <FieldError id="reauth-error">{error}</FieldError>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Checking...' : 'Confirm'}
+        </Button>
+        <Button type="button" variant="outline" onClick={onDone} disabled={pending}>
+          Cancel
+        </Button>
+      </div>
+    </form>
   );
 }
 

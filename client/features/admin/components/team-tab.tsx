@@ -10,6 +10,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { ConfirmDialog } from './confirm-dialog';
 import { SessionsPanel } from './sessions-panel';
 import {
+  useClearSecondFactors,
   useEndSessions,
   useInviteMember,
   useSendLink,
@@ -125,7 +126,15 @@ function InviteForm() {
   );
 }
 
-function MemberRow({ member, onDisable }: { member: TeamMember; onDisable: () => void }) {
+function MemberRow({
+  member,
+  onDisable,
+  onClearFactors,
+}: {
+  member: TeamMember;
+  onDisable: () => void;
+  onClearFactors: () => void;
+}) {
   const update = useUpdateMember();
   const sendLink = useSendLink();
   const isOwner = member.role === 'owner';
@@ -165,6 +174,7 @@ function MemberRow({ member, onDisable }: { member: TeamMember; onDisable: () =>
           {STATUS_LABEL[member.status]}
         </Badge>
       </td>
+      <td className="px-3 py-2.5 text-ink-700">{member.secondFactor ? 'Set up' : 'None'}</td>
       <td className="px-3 py-2.5">
         {isOwner ? null : (
           <div className="flex flex-wrap justify-end gap-1">
@@ -178,6 +188,17 @@ function MemberRow({ member, onDisable }: { member: TeamMember; onDisable: () =>
                 onClick={() => sendLink.mutate(member)}
               >
                 {member.status === 'invited' ? 'Resend invitation' : 'Send reset link'}
+              </Button>
+            ) : null}
+            {member.secondFactor ? (
+              <Button
+                size="sm"
+                variant="outline"
+                className="h-8"
+                aria-label={`Clear the second factors of ${member.name}`}
+                onClick={onClearFactors}
+              >
+                Clear second factors
               </Button>
             ) : null}
             {member.status === 'disabled' ? (
@@ -218,7 +239,9 @@ export function TeamTab() {
   const team = useTeam();
   const update = useUpdateMember();
   const endSessions = useEndSessions();
+  const clearFactors = useClearSecondFactors();
   const [disabling, setDisabling] = useState<TeamMember | null>(null);
+  const [clearing, setClearing] = useState<TeamMember | null>(null);
 
   return (
     <section aria-labelledby="team-heading" className="grid gap-6">
@@ -242,7 +265,7 @@ export function TeamTab() {
           <caption className="sr-only">Team members</caption>
           <thead className="bg-ink-50 text-ink-700">
             <tr>
-              {['Name', 'E-mail', 'Role', 'Status'].map((h) => (
+              {['Name', 'E-mail', 'Role', 'Status', 'Second factor'].map((h) => (
                 <th key={h} scope="col" className="px-3 py-2 font-semibold">
                   {h}
                 </th>
@@ -254,11 +277,16 @@ export function TeamTab() {
           </thead>
           <tbody>
             {(team.data ?? []).map((m) => (
-              <MemberRow key={m.id} member={m} onDisable={() => setDisabling(m)} />
+              <MemberRow
+                key={m.id}
+                member={m}
+                onDisable={() => setDisabling(m)}
+                onClearFactors={() => setClearing(m)}
+              />
             ))}
             {team.isLoading ? (
               <tr className="border-t border-ink-100">
-                <td colSpan={5} className="px-3 py-6 text-center text-ink-600">
+                <td colSpan={6} className="px-3 py-6 text-center text-ink-600">
                   Loading…
                 </td>
               </tr>
@@ -287,6 +315,22 @@ export function TeamTab() {
             { member: disabling, disabled: true },
             { onSettled: () => setDisabling(null) },
           );
+        }}
+      />
+      <ConfirmDialog
+        open={clearing !== null}
+        onOpenChange={(open) => {
+          if (!open) setClearing(null);
+        }}
+        title={`Clear the second factors of ${clearing?.name ?? 'this member'}?`}
+        description="For a member who lost their phone and their recovery codes. Their authenticator app, passkeys and recovery codes stop working and they are signed out everywhere. They then sign in with their password alone, or are led to set up a new second factor if the campaign requires one. Make sure it is really them asking."
+        confirmLabel="Clear second factors"
+        pendingLabel="Clearing…"
+        pending={clearFactors.isPending}
+        destructive
+        onConfirm={() => {
+          if (!clearing) return;
+          clearFactors.mutate(clearing, { onSettled: () => setClearing(null) });
         }}
       />
     </section>
