@@ -72,12 +72,9 @@ function piece(v: unknown): string {
   return escapeHtml(String(v));
 }
 
-/** "November 23, 2026", as a donor in Jamaica reads the day. */
-export function formatDay(d: Date): string {
-  return new Intl.DateTimeFormat('en-US', {
-    dateStyle: 'long',
-    timeZone: 'America/Jamaica',
-  }).format(d);
+/** "November 23, 2026": the day in the campaign's time zone (campaign.json's `timeZone`). */
+export function formatDay(d: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone }).format(d);
 }
 
 /** The simple HTML every message shares: readable in any client, no images, no remote content. */
