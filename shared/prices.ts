@@ -41,10 +41,6 @@ export function setCampaignPrices(prices: CampaignPrices): void {
   current = { currencies: prices.currencies, goal: prices.goal };
 }
 
-export function campaignPrices(): CampaignPrices {
-  return current;
-}
-
 /** Cents of `currency` that buy one container. */
 export function unitPriceCents(currency: Currency): number {
   return current.currencies[currency].unitPriceCents;
