@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { containersFor } from '@shared/containers';
+import { setCampaignPrices } from '@shared/prices';
 import { CHANGE_CHANNEL } from '../server/read-model/change-feed';
 import { ConfigError, loadConfig, type AppConfig } from '../server/config';
 import { openDatabase, type Database } from '../server/db/client';
@@ -254,6 +255,8 @@ async function main() {
     }
     throw err;
   }
+  // The seeded pledges' containers at the campaign's prices, as the server counts them.
+  setCampaignPrices(config.campaign);
   let database: Database;
   try {
     // On PGlite this takes the DATA_DIR lock, and fails while a server holds it.

@@ -9,6 +9,7 @@ import { createEmailService } from './modules/email/service';
 import { createSessions } from './modules/admin/sessions';
 import { createReminderScheduler, type ReminderScheduler } from './modules/reminders/service';
 import { registerRoutes } from './routes';
+import { setCampaignPrices } from '@shared/prices';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,6 +32,8 @@ export interface BuildOptions {
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const { db } = database;
+  // Before anything computes or shows a price (one campaign per process: shared/prices.ts).
+  setCampaignPrices(config.campaign);
 
   const { storage, sweeper, passwordHash, uploadSecret, referenceKey } = await prepareData(
     config,

@@ -128,6 +128,87 @@ describe('loadConfig', () => {
       /ENOENT|no such file/,
     );
   });
+
+  it("defaults prices, currencies' display, goal and wording to the original campaign's", () => {
+    const file = path.join(tmp, 'campaign-without-prices.json');
+    const { currencies, goal, eyebrow, beneficiaries, ...rest } = campaign;
+    writeFileSync(file, JSON.stringify(rest));
+    const loaded = loadConfig({ CAMPAIGN_CONFIG: file }).campaign;
+    expect(loaded.currencies).toEqual({
+      USD: { prefix: 'US$', unitPriceCents: 11, amountPlaceholder: '100' },
+      JMD: { prefix: 'J$', unitPriceCents: 1672, amountPlaceholder: '15200' },
+    });
+    expect(loaded.goal).toBe(500_000);
+    expect(loaded.eyebrow).toBe('Hurricane relief · Jamaica');
+    expect(loaded.beneficiaries).toBe('families rebuilding after the hurricane');
+    // The shipped file spells out the same values.
+    expect({ currencies, goal, eyebrow, beneficiaries }).toEqual({
+      currencies: loaded.currencies,
+      goal: loaded.goal,
+      eyebrow: loaded.eyebrow,
+      beneficiaries: loaded.beneficiaries,
+    });
+  });
+
+  it.each([
+    [
+      'a price of 0',
+      {
+        currencies: {
+          ...campaign.currencies,
+          USD: { ...campaign.currencies.USD, unitPriceCents: 0 },
+        },
+      },
+      'currencies.USD.unitPriceCents: unitPriceCents must be a whole number of cents from 1 to 1,000,000',
+    ],
+    [
+      'a price in dollars, not cents',
+      {
+        currencies: {
+          ...campaign.currencies,
+          JMD: { ...campaign.currencies.JMD, unitPriceCents: 16.72 },
+        },
+      },
+      'currencies.JMD.unitPriceCents: unitPriceCents must be a whole number of cents from 1 to 1,000,000',
+    ],
+    [
+      'a price as text',
+      {
+        currencies: {
+          ...campaign.currencies,
+          USD: { ...campaign.currencies.USD, unitPriceCents: '11' },
+        },
+      },
+      'currencies.USD.unitPriceCents: unitPriceCents must be a whole number of cents from 1 to 1,000,000',
+    ],
+    [
+      'an empty prefix',
+      { currencies: { ...campaign.currencies, USD: { ...campaign.currencies.USD, prefix: ' ' } } },
+      'currencies.USD.prefix: prefix must be 1 to 6 characters, e.g. US$',
+    ],
+    [
+      'a placeholder that is not a whole number',
+      {
+        currencies: {
+          ...campaign.currencies,
+          JMD: { ...campaign.currencies.JMD, amountPlaceholder: '15,200' },
+        },
+      },
+      'currencies.JMD.amountPlaceholder: amountPlaceholder must be a whole number, e.g. 100',
+    ],
+    [
+      'a goal of 0',
+      { goal: 0 },
+      'goal: goal must be a whole number of containers from 1 to 1000000000',
+    ],
+    ['an empty e-mail wording', { beneficiaries: '' }, 'beneficiaries:'],
+  ])('refuses %s at start, naming the field', (_, change, message) => {
+    const file = path.join(tmp, 'campaign-bad-price.json');
+    writeFileSync(file, JSON.stringify({ ...campaign, ...change }));
+    const problems = configProblems({ CAMPAIGN_CONFIG: file });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(`campaign config ${file}: ${message}`);
+  });
 });
 
 describe('STORAGE_URL', () => {

@@ -9,6 +9,7 @@ import { keepPlannerStatistics } from './db/planner-statistics';
 import { generatePassword, hashPassword, verifyPassword } from './modules/admin/password';
 import * as adminRepo from './modules/admin/repo';
 import * as pledgesRepo from './modules/pledges/repo';
+import { applyConfiguredGoal } from './modules/progress/repo';
 import { startChangeFeed, type ChangeFeed } from './read-model/change-feed';
 import { CampaignSnapshot } from './read-model/snapshot';
 import { readModelLoader } from './read-model-loader';
@@ -99,6 +100,7 @@ export async function prepareData(
   // PGlite locks DATA_DIR, so leftovers there are this process's own crashed uploads.
   await storage.init(database.kind === 'pglite');
   await runMigrations(database);
+  await applyConfiguredGoal(db, config.campaign.goal);
   // Shared folders and buckets (several instances) are swept while running, too.
   const sweeper = setInterval(() => void storage.sweep().catch(() => undefined), 30 * 60_000);
   sweeper.unref();

@@ -1,9 +1,12 @@
 /**
- * Business constants of the campaign (docs/decisions/010-product-rules.md). One place, used by
- * client and server.
+ * Business constants of the site (docs/decisions/010-product-rules.md). One place, used by client
+ * and server. What a charity changes for its own drive (prices, currencies' display, goal, texts)
+ * is in campaign.json instead (shared/schemas/campaign.ts, shared/prices.ts).
  */
+export { CURRENCIES, type Currency } from './prices';
+/** The configured unit prices (shared/prices.ts), for code that still indexes the old constant. */
+export { UNIT_PRICE_CENTS } from './prices';
 
-export const CAMPAIGN_GOAL = 500_000;
 export const RECENT_PLEDGES_LIMIT = 8;
 /** How many delivery updates the page's embedded data carries; the rest load on demand. */
 export const EMBEDDED_UPDATES = 12;
@@ -12,14 +15,6 @@ export const EMBEDDED_UPDATES = 12;
  * ?limit is absent or larger: the whole table on the main thread let anyone stall the server.
  */
 export const PUBLIC_PLEDGES_MAX = 50;
-
-export const CURRENCIES = ['USD', 'JMD'] as const;
-export type Currency = (typeof CURRENCIES)[number];
-
-/** Unit price of one meal container, in cents of each currency (US$0.11, J$16.72). */
-export const UNIT_PRICE_CENTS: Record<Currency, number> = { USD: 11, JMD: 1672 };
-export const CURRENCY_PREFIX: Record<Currency, string> = { USD: 'US$', JMD: 'J$' };
-export const AMOUNT_PLACEHOLDER: Record<Currency, string> = { USD: '100', JMD: '15200' };
 
 export const PLEDGE_AMOUNT_MIN = 1;
 /** Product rule: a whole number from 1 to 1,000,000,000 in its currency. */

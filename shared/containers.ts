@@ -1,28 +1,17 @@
-import {
-  CAMPAIGN_GOAL,
-  CURRENCIES,
-  CURRENCY_PREFIX,
-  UNIT_PRICE_CENTS,
-  type Currency,
-} from './constants';
+import { campaignGoal, unitPriceCents, type Currency } from './prices';
 
-/** "US$0.11 or J$16.72": the price of one container in each currency, as the page words it. */
-export const UNIT_PRICE_TEXT = CURRENCIES.map(
-  (c) => `${CURRENCY_PREFIX[c]}${(UNIT_PRICE_CENTS[c] / 100).toFixed(2)}`,
-).join(' or ');
-
-/** The goal to show and compute with: the stored one, or the campaign's default when unset. */
+/** The goal to show and compute with: the stored one, or the campaign's configured one when unset. */
 export function goalOrDefault(goal: number | null | undefined): number {
-  return goal && goal > 0 ? goal : CAMPAIGN_GOAL;
+  return goal && goal > 0 ? goal : campaignGoal();
 }
 
 /**
- * Containers bought by one pledge: floor(amount / unit price).
+ * Containers bought by one pledge: floor(amount / unit price), at the campaign's configured price.
  * Integer cents, never floats: 110 / 0.11 is 999.99… in floating point, the right answer is 1000.
  */
 export function containersFor(amount: number, currency: Currency): number {
   if (!Number.isFinite(amount) || amount <= 0) return 0;
-  return Math.floor((Math.floor(amount) * 100) / UNIT_PRICE_CENTS[currency]);
+  return Math.floor((Math.floor(amount) * 100) / unitPriceCents(currency));
 }
 
 /** Share of the goal, floored at 0 and capped at 100 (product rule). */

@@ -1,4 +1,4 @@
-import { CURRENCY_PREFIX, type Currency } from './constants';
+import { currencyPrefix, type Currency } from './prices';
 import { formatNumber } from './format';
 
 /**
@@ -10,5 +10,5 @@ export function formatCents(cents: number, currency: Currency): string {
   const abs = Math.abs(Math.round(cents));
   const whole = formatNumber(Math.floor(abs / 100));
   const rest = abs % 100;
-  return `${sign}${CURRENCY_PREFIX[currency]}${whole}${rest ? `.${String(rest).padStart(2, '0')}` : ''}`;
+  return `${sign}${currencyPrefix(currency)}${whole}${rest ? `.${String(rest).padStart(2, '0')}` : ''}`;
 }

@@ -1,4 +1,4 @@
-import { CURRENCY_PREFIX, type Currency } from './constants';
+import { currencyPrefix, type Currency } from './prices';
 
 /**
  * "1,234,567": what `new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })` prints for a
@@ -15,7 +15,7 @@ export function formatNumber(n: number): string {
 
 /** "US$1,250" / "J$15,200" (product rule). */
 export function formatMoney(amount: number, currency: Currency | string): string {
-  const prefix = currency === 'USD' ? CURRENCY_PREFIX.USD : CURRENCY_PREFIX.JMD;
+  const prefix = currencyPrefix(currency);
   return `${prefix}${formatNumber(amount)}`;
 }
 
@@ -24,7 +24,7 @@ export function formatMoney(amount: number, currency: Currency | string): string
  * read as everywhere else on the site.
  */
 export function formatMinor(minor: number, currency: Currency | string): string {
-  const prefix = currency === 'USD' ? CURRENCY_PREFIX.USD : CURRENCY_PREFIX.JMD;
+  const prefix = currencyPrefix(currency);
   const whole = Math.round(minor);
   const sign = whole < 0 ? '-' : '';
   const abs = Math.abs(whole);

@@ -1,5 +1,6 @@
 import type { Currency } from './constants';
 import { formatMinor } from './format';
+import { currencyPrefix } from './prices';
 import type { Campaign } from './schemas/campaign';
 
 /** "GreenBox-Payment-Instructions.txt": the supplier brand, then "-Payment-Instructions.txt". */
@@ -70,14 +71,14 @@ export function paymentAccounts(campaign: Campaign, currency?: Currency | null):
     usd: {
       key: 'usd',
       title: 'USD Wire Transfer',
-      subtitle: 'For donations in US dollars (US$)',
+      subtitle: `For donations in US dollars (${currencyPrefix('USD')})`,
       rows: s.usd,
       intermediary: { title: 'Intermediary Bank', rows: s.intermediary },
     },
     jmd: {
       key: 'jmd',
       title: 'JMD Local Bank Transfer',
-      subtitle: 'For donations in Jamaican dollars (J$) from a local account',
+      subtitle: `For donations in Jamaican dollars (${currencyPrefix('JMD')}) from a local account`,
       rows: s.jmd,
     },
   };

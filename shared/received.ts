@@ -1,4 +1,4 @@
-import { UNIT_PRICE_CENTS, type Currency } from './constants';
+import { unitPriceCents, type Currency } from './prices';
 import { formatMinor } from './format';
 
 /**
@@ -13,13 +13,13 @@ import { formatMinor } from './format';
 /** Whole units, rounded down: never claims more was received than was. */
 export function convertAmount(amount: number, from: Currency, to: Currency): number {
   if (from === to) return amount;
-  return Math.floor((amount * UNIT_PRICE_CENTS[to]) / UNIT_PRICE_CENTS[from]);
+  return Math.floor((amount * unitPriceCents(to)) / unitPriceCents(from));
 }
 
 /** Minor units (cents) at the campaign's rate, rounded down. */
 export function convertMinor(minor: number, from: Currency, to: Currency): number {
   if (from === to) return minor;
-  return Math.floor((minor * UNIT_PRICE_CENTS[to]) / UNIT_PRICE_CENTS[from]);
+  return Math.floor((minor * unitPriceCents(to)) / unitPriceCents(from));
 }
 
 /** "12.34" or "12" -> 1234 cents; undefined when it is not an amount with at most two decimals. */
@@ -82,7 +82,7 @@ export interface PaymentSummary {
 function toleranceMinor(p: ReceivedFields): number {
   const received = p.currencyReceived ?? p.currency;
   if (received === p.currency) return 0;
-  return Math.ceil(UNIT_PRICE_CENTS[p.currency] / UNIT_PRICE_CENTS[received]) - 1;
+  return Math.ceil(unitPriceCents(p.currency) / unitPriceCents(received)) - 1;
 }
 
 export function paymentSummary(p: ReceivedFields): PaymentSummary {

@@ -1,5 +1,6 @@
-import { goalOrDefault, percentComplete, UNIT_PRICE_TEXT } from './containers';
+import { goalOrDefault, percentComplete } from './containers';
 import { formatNumber } from './format';
+import { unitPriceText } from './prices';
 
 /** The progress as one line: "12,345 of 500,000 meal containers pledged (2.5%)". */
 export function progressSummary(currentAmount: number, goalAmount?: number): string {
@@ -23,6 +24,6 @@ export function pledgeShareMessage(
       : 'I just pledged meal containers';
   const rest = campaign.shareMessage
     .replaceAll('{campaign}', () => campaign.name)
-    .replaceAll('{unitPrice}', () => UNIT_PRICE_TEXT);
+    .replaceAll('{unitPrice}', () => unitPriceText());
   return `${gift} ${rest}`;
 }

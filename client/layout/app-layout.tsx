@@ -16,7 +16,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         >
           Skip to main content
         </a>
-        <Header campaignName={campaign?.name ?? 'Meals for Recovery Jamaica'} />
+        <Header campaignName={campaign?.name ?? ''} />
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {children}
         </main>

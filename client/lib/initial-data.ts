@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { InitialData } from '@shared/api-types';
+import { setCampaignPrices } from '@shared/prices';
 import { queryKeys } from './query-keys';
 
 /** Reads the JSON the server placed in the HTML (no request chain before the first render). */
@@ -19,6 +20,8 @@ export function readInitialData(): InitialData | undefined {
  */
 export function seedQueryCache(client: QueryClient, data: InitialData | undefined) {
   if (!data) return;
+  // The campaign's prices before the first render: both renderers show the configured ones.
+  setCampaignPrices(data.campaign);
   client.setQueryData(queryKeys.campaign, data.campaign);
   client.setQueryData(queryKeys.progress, data.progress);
   client.setQueryData(queryKeys.recentPledges, data.pledges);

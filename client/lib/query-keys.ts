@@ -4,6 +4,7 @@ import type { Campaign } from '@shared/schemas/campaign';
 import type { Pledge } from '@shared/schemas/pledge';
 import type { Progress } from '@shared/schemas/progress';
 import type { DeliveryUpdate } from '@shared/schemas/update';
+import { setCampaignPrices } from '@shared/prices';
 import { getJson } from './api-client';
 
 /**
@@ -53,5 +54,10 @@ export const updatesQuery = queryOptions({
 
 export const campaignQuery = queryOptions({
   queryKey: queryKeys.campaign,
-  queryFn: () => getJson<Campaign>('/api/campaign'),
+  // Only without embedded data (the dev server): the prices follow the fetched campaign.
+  queryFn: () =>
+    getJson<Campaign>('/api/campaign').then((campaign) => {
+      setCampaignPrices(campaign);
+      return campaign;
+    }),
 });

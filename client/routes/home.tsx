@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
-import { UNIT_PRICE_TEXT } from '@shared/containers';
 import { SERVER_PAGE_PATHS } from '@shared/pages';
+import { unitPriceText } from '@shared/prices';
 import type { DeliveryUpdate } from '@shared/schemas/update';
 import { Card } from '../components/ui/card';
 import { Skeleton } from '../components/ui/skeleton';
@@ -41,7 +41,7 @@ export function HomePage() {
         <div className="relative mx-auto grid max-w-6xl grid-cols-1 items-center gap-6 px-4 pt-7 pb-10 sm:px-6 lg:grid-cols-[minmax(0,1.15fr)_minmax(0,1fr)] lg:gap-12 lg:py-16">
           <div>
             <p className="text-sm font-bold tracking-wider text-sun-300 uppercase">
-              Hurricane relief · Jamaica
+              {campaign?.eyebrow}
             </p>
             <h1 className="mt-2 text-4xl font-extrabold tracking-tight text-balance sm:text-5xl">
               {campaign?.name ?? <Skeleton className="h-12 w-72 bg-brand-700" />}
@@ -51,7 +51,7 @@ export function HomePage() {
             </p>
             <p className="mt-5 inline-flex items-center gap-2 rounded-2xl bg-white/10 px-4 py-2 text-sm font-semibold text-white ring-1 ring-white/20">
               <span aria-hidden="true" className="h-2 w-2 rounded-full bg-sun-400" />
-              {UNIT_PRICE_TEXT} provides one meal container
+              {unitPriceText()} provides one meal container
             </p>
           </div>
 

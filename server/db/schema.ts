@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { CAMPAIGN_GOAL } from '../../shared/constants';
+import { DEFAULT_GOAL } from '../../shared/prices';
 import {
   bigint,
   boolean,
@@ -185,8 +185,11 @@ export const donorEmails = pgTable('donor_emails', {
 export const progress = pgTable('progress', {
   id: text('id').primaryKey(),
   manualAdjustment: integer('manual_adjustment').notNull().default(0),
-  // The first goal, before an admin sets one (migration 0000 wrote the same number).
-  goalAmount: integer('goal_amount').notNull().default(CAMPAIGN_GOAL),
+  // The column default is DDL, written once by migration 0000 (the schema's default goal, 500,000);
+  // it cannot follow a config read at every start, so nothing relies on it: every insert writes
+  // the goal, and the start applies campaign.json's goal until an owner sets one
+  // (applyConfiguredGoal in server/modules/progress/repo.ts).
+  goalAmount: integer('goal_amount').notNull().default(DEFAULT_GOAL),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 

@@ -1,4 +1,5 @@
-import { CAMPAIGN_GOAL, PUBLIC_PLEDGES_MAX, RECENT_PLEDGES_LIMIT } from '@shared/constants';
+import { PUBLIC_PLEDGES_MAX, RECENT_PLEDGES_LIMIT } from '@shared/constants';
+import { campaignGoal } from '@shared/prices';
 import type { PledgeStats, PublicPledge } from '@shared/schemas/pledge';
 import type { Progress } from '@shared/schemas/progress';
 import type { DeliveryUpdate } from '@shared/schemas/update';
@@ -83,7 +84,7 @@ export class CampaignSnapshot {
   private receivedJMD = 0;
   private donorCount = 0;
   private manualAdjustment = 0;
-  private goalAmount = CAMPAIGN_GOAL;
+  private goalAmount = campaignGoal();
   private progressUpdatedAt = new Date(0);
   /** Newest first, ordered exactly as SQL orders them (created_at desc, id desc). */
   private recent: RecentPledge[] = [];

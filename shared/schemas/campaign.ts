@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { CAMPAIGN_TIME_ZONE } from '../constants';
+import { CAMPAIGN_TIME_ZONE, GOAL_MAX } from '../constants';
 import { DEFAULT_REFERENCE_PREFIX, REFERENCE_PREFIX_PATTERN } from '../payment-reference';
+import { DEFAULT_CURRENCIES, DEFAULT_GOAL } from '../prices';
 
 /**
  * Everything a charity changes without touching code (product rule,
@@ -18,6 +19,31 @@ function validTimeZone(zone: string): boolean {
   }
 }
 const link = z.url({ protocol: /^https?$/ });
+
+const UNIT_PRICE_MAX = 1_000_000;
+const currencyDisplay = z.object({
+  /** Written before every amount of this currency: "US$" in "US$1,250". */
+  prefix: z
+    .string()
+    .trim()
+    .min(1, { error: 'prefix must be 1 to 6 characters, e.g. US$' })
+    .max(6, { error: 'prefix must be 1 to 6 characters, e.g. US$' }),
+  /**
+   * The price of one container in cents of this currency. The two prices are also the rate
+   * between the currencies (a transfer in the other currency is compared at it).
+   */
+  unitPriceCents: z
+    .number({ error: 'unitPriceCents must be a whole number of cents from 1 to 1,000,000' })
+    .int({ error: 'unitPriceCents must be a whole number of cents from 1 to 1,000,000' })
+    .min(1, { error: 'unitPriceCents must be a whole number of cents from 1 to 1,000,000' })
+    .max(UNIT_PRICE_MAX, {
+      error: 'unitPriceCents must be a whole number of cents from 1 to 1,000,000',
+    }),
+  /** The pledge dialog's example amount (a whole number, as donors type it). */
+  amountPlaceholder: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, { error: 'amountPlaceholder must be a whole number, e.g. 100' }),
+});
 
 const bankAccount = z.object({
   beneficiary: text,
@@ -58,6 +84,25 @@ export const campaignSchema = z.object({
    * name, {unitPrice} the price of one container in both currencies.
    */
   shareMessage: text,
+  /** The small line above the home page's and the welcome box's heading. */
+  eyebrow: text.default('Hurricane relief · Jamaica'),
+  /**
+   * Who the meals are for, as the e-mails word it: "That is 1,000 meal containers for
+   * {beneficiaries}." and "your gift is now turning into meals for {beneficiaries}."
+   */
+  beneficiaries: text.default('families rebuilding after the hurricane'),
+  /**
+   * Each currency's prefix, the price of one container in it and the pledge dialog's example.
+   * containers = floor(amount × 100 / unitPriceCents) (shared/containers.ts).
+   */
+  currencies: z.object({ USD: currencyDisplay, JMD: currencyDisplay }).default(DEFAULT_CURRENCIES),
+  /** The goal in containers, until an owner sets another in the admin (which then stays). */
+  goal: z
+    .number({ error: `goal must be a whole number of containers from 1 to ${GOAL_MAX}` })
+    .int({ error: `goal must be a whole number of containers from 1 to ${GOAL_MAX}` })
+    .min(1, { error: `goal must be a whole number of containers from 1 to ${GOAL_MAX}` })
+    .max(GOAL_MAX, { error: `goal must be a whole number of containers from 1 to ${GOAL_MAX}` })
+    .default(DEFAULT_GOAL),
   mission: z.array(text).min(1),
   partners: z
     .array(

@@ -1,4 +1,5 @@
-import { CURRENCIES, UNIT_PRICE_CENTS, type Currency } from '@shared/constants';
+import { CURRENCIES, type Currency } from '@shared/constants';
+import { unitPriceCents } from '@shared/prices';
 import type { DeliveryUpdate } from '@shared/schemas/update';
 import type { WeeklyReceipt } from './repo';
 
@@ -59,7 +60,7 @@ export function buildLedger(receipts: WeeklyReceipt[], updates: DeliveryUpdate[]
   const weeks: LedgerWeek[] = [...byWeek.keys()].sort().map((week) => {
     const w = byWeek.get(week)!;
     const containersReceived = CURRENCIES.reduce(
-      (sum, c) => sum + Math.floor(w.minor[c] / UNIT_PRICE_CENTS[c]),
+      (sum, c) => sum + Math.floor(w.minor[c] / unitPriceCents(c)),
       0,
     );
     for (const c of CURRENCIES) totals.receivedMinor[c] += w.minor[c];

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { containersFor } from '@shared/containers';
-import { UNIT_PRICE_CENTS, type Currency } from '@shared/constants';
+import type { Currency } from '@shared/constants';
+import { unitPriceCents } from '@shared/prices';
 import { NEWS_CONSENT_VERSION } from '@shared/news';
 import {
   DEFAULT_REFERENCE_PREFIX,
@@ -177,11 +178,14 @@ export async function findPledge(db: DbOrTx, id: string): Promise<PledgeRow | un
   return rows[0];
 }
 
-/** A unit price in cents by currency, in SQL (the campaign's rate: J$16.72 = US$0.11). */
+/**
+ * A unit price in cents by currency, in SQL (the campaign's rate, J$16.72 = US$0.11 by default):
+ * the configured prices, read per query.
+ */
 const unitCents = (currency: SQL | Currency) =>
   typeof currency === 'string'
-    ? sql.raw(`${UNIT_PRICE_CENTS[currency]}::bigint`)
-    : sql`(case ${currency} when 'USD' then 11 else 1672 end)::bigint`;
+    ? sql.raw(`${unitPriceCents(currency)}::bigint`)
+    : sql`(case ${currency} when 'USD' then ${sql.raw(String(unitPriceCents('USD')))} else ${sql.raw(String(unitPriceCents('JMD')))} end)::bigint`;
 
 /**
  * The pledge row, locked until the transaction ends (`SELECT ... FOR UPDATE`): two payments of

@@ -13,6 +13,7 @@ export function shareFacts(campaign: Campaign, progress: Progress, baseUrl: stri
   return {
     campaignName: campaign.name,
     tagline: campaign.tagline,
+    eyebrow: campaign.eyebrow,
     currentAmount: progress.currentAmount,
     goalAmount: progress.goalAmount,
     donorCount: progress.donorCount,

@@ -37,6 +37,8 @@ export interface ShareFacts {
   campaignName: string;
   /** Shown under the name when there is room. */
   tagline: string;
+  /** The small line above the name (campaign.json's `eyebrow`), in capitals. */
+  eyebrow: string;
   currentAmount: number;
   goalAmount: number;
   donorCount: number;
@@ -127,7 +129,7 @@ export async function renderShareImage(facts: ShareFacts): Promise<Buffer> {
       ? `${formatNumber(facts.donorCount)} donor${facts.donorCount === 1 ? '' : 's'} so far · Pledge today`
       : 'Be the first supporter · Pledge today';
   const [label, amount, pledged, percent, footer, host] = await Promise.all([
-    text('HURRICANE RELIEF · JAMAICA', {
+    text(facts.eyebrow.toUpperCase(), {
       font: 'bold',
       size: 26,
       color: COLOR.sun300,

@@ -112,6 +112,7 @@ describe('the share image', () => {
   const facts: ShareFacts = {
     campaignName: NAME,
     tagline: campaign.tagline,
+    eyebrow: campaign.eyebrow,
     currentAmount: 123_456,
     goalAmount: 500_000,
     donorCount: 1234,

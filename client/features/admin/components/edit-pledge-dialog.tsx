@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { CURRENCY_PREFIX, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '@shared/constants';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '@shared/constants';
+import { currencyPrefix } from '@shared/prices';
 import { pledgeEditAmount, type AdminPledge } from '@shared/schemas/pledge';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
@@ -89,7 +90,7 @@ export function EditPledgeDialog({
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor="edit-pledge-amount">
-              Amount{pledge ? ` (${CURRENCY_PREFIX[pledge.currency]})` : ''}
+              Amount{pledge ? ` (${currencyPrefix(pledge.currency)})` : ''}
             </Label>
             <Input
               id="edit-pledge-amount"

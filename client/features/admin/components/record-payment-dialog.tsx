@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { CURRENCIES, CURRENCY_PREFIX, type Currency } from '@shared/constants';
+import { CURRENCIES, type Currency } from '@shared/constants';
+import { currencyPrefix } from '@shared/prices';
 import { formatMinor, formatMoney } from '@shared/format';
 import { amountReceivedTextSchema, type AdminPledge } from '@shared/schemas/pledge';
 import { convertMinor, parseMinor, paymentSummary } from '@shared/received';
@@ -109,7 +110,7 @@ export function RecordPaymentDialog({
             >
               {CURRENCIES.map((c) => (
                 <option key={c} value={c}>
-                  {c} ({CURRENCY_PREFIX[c]})
+                  {c} ({currencyPrefix(c)})
                 </option>
               ))}
             </select>

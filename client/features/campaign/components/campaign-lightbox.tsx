@@ -135,7 +135,7 @@ export function CampaignLightbox({ campaign }: { campaign: Campaign }) {
         >
           <div className="rounded-t-2xl bg-brand-800 px-6 pt-6 pb-5 text-white sm:px-8">
             <p className="text-sm font-semibold tracking-wider text-sun-300 uppercase">
-              Hurricane relief · Jamaica
+              {campaign.eyebrow}
             </p>
             <DialogPrimitive.Title className="mt-1 pr-8 text-2xl font-extrabold tracking-tight">
               {campaign.name}

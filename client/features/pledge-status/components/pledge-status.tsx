@@ -1,5 +1,6 @@
 import { CircleCheck, CircleX, Clock, Send } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
+import { formatLongDate } from '@shared/dates';
 import { formatMinor, formatMoney, formatNumber } from '@shared/format';
 import { PAYMENT_STATE_LABEL, paymentProgressText } from '@shared/received';
 import type { DonorPledgeView } from '@shared/schemas/email';
@@ -9,6 +10,7 @@ import { InstructionsActions } from '../../../components/payment/instructions-ac
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
+import { useCampaignTimeZone } from '../../../lib/campaign-time-zone';
 import { useCancelPledge, useMarkSent } from '../api';
 import { DeliveryNewsChoice } from './delivery-news';
 
@@ -53,18 +55,6 @@ function CancelPledge({ id, token }: { id: string; token: string }) {
 }
 
 /**
- * A calendar day in the campaign's time zone: the same text on the server that renders the page
- * and in the donor's browser that hydrates it, wherever either of them is.
- */
-const dayFormat = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'long',
-  timeZone: 'America/Jamaica',
-});
-function day(iso: string): string {
-  return dayFormat.format(new Date(iso));
-}
-
-/**
  * The donor's status page (docs/decisions/014-email-outbox.md): where the pledge stands, and how to
  * pay it.
  */
@@ -84,6 +74,10 @@ export function PledgeStatus({
   extra?: ReactNode;
 }) {
   const markSent = useMarkSent(pledge.id, token);
+  // A calendar day in the campaign's time zone (campaign.json's `timeZone`): the same text on the
+  // server that renders the page and in the donor's browser that hydrates it.
+  const timeZone = useCampaignTimeZone();
+  const day = (iso: string) => formatLongDate(iso, timeZone);
   const cancelled = pledge.pledgeStatus === 'cancelled';
   // Over paid is paid too: nothing is owed.
   const paid = pledge.status === 'paid' || pledge.status === 'over-paid';

@@ -3,15 +3,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useRef } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import {
-  AMOUNT_PLACEHOLDER,
-  CURRENCIES,
-  CURRENCY_PREFIX,
-  PLEDGE_AMOUNT_MIN,
-} from '@shared/constants';
-import { goalOrDefault, pledgeEstimate, UNIT_PRICE_TEXT } from '@shared/containers';
+import { CURRENCIES, PLEDGE_AMOUNT_MIN } from '@shared/constants';
+import { goalOrDefault, pledgeEstimate } from '@shared/containers';
 import { formatNumber } from '@shared/format';
 import { NEWS_CONSENT_LABEL } from '@shared/news';
+import { amountPlaceholder, currencyPrefix, unitPriceText } from '@shared/prices';
 import {
   pledgeCreateSchema,
   type PledgeCreate,
@@ -127,7 +123,7 @@ export default function PledgeDialog({
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
         title="Make a Pledge"
-        description={`Every ${UNIT_PRICE_TEXT} you pledge provides one biodegradable meal container.`}
+        description={`Every ${unitPriceText()} you pledge provides one biodegradable meal container.`}
       >
         <form onSubmit={onSubmit} noValidate className="grid gap-4">
           <div className="grid gap-1.5">
@@ -197,7 +193,7 @@ export default function PledgeDialog({
                 id="pledge-amount-prefix"
                 className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 font-semibold text-ink-700"
               >
-                {CURRENCY_PREFIX[currency]}
+                {currencyPrefix(currency)}
               </span>
               <Input
                 id="pledge-amount"
@@ -205,8 +201,9 @@ export default function PledgeDialog({
                 inputMode="numeric"
                 step={1}
                 min={PLEDGE_AMOUNT_MIN}
-                placeholder={AMOUNT_PLACEHOLDER[currency]}
-                className={currency === 'USD' ? 'pl-13' : 'pl-10'}
+                placeholder={amountPlaceholder(currency)}
+                // Room for the prefix: "US$" needs more than "J$".
+                className={currencyPrefix(currency).length > 2 ? 'pl-13' : 'pl-10'}
                 aria-invalid={errors.amount ? true : undefined}
                 aria-describedby={cn(
                   'pledge-amount-prefix',

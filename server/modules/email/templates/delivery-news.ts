@@ -23,8 +23,8 @@ export function deliveryNewsEmail(d: DeliveryNewsData): RenderedEmail {
   const { campaign, update } = d;
   const containers = formatNumber(update.containerCount);
   const noun = update.containerCount === 1 ? 'meal container' : 'meal containers';
-  // Noon in Jamaica: the calendar day is the same in every time zone the reader may be in.
-  const day = formatDay(new Date(`${update.deliveryDate}T12:00:00-05:00`));
+  // A calendar date, not an instant: read in UTC it is that day, wherever the campaign is.
+  const day = formatDay(new Date(`${update.deliveryDate}T00:00:00Z`), 'UTC');
   const subject = `Delivered: ${containers} ${noun} to ${update.recipient}`;
   const verb = update.containerCount === 1 ? 'was' : 'were';
   const delivered = `${containers} ${noun} ${verb} delivered to ${update.recipient} on ${day}.`;

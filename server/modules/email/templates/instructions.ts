@@ -42,7 +42,7 @@ export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): R
   const text = [
     `Dear ${greetingName(pledge.name)},`,
     '',
-    `Thank you for pledging ${amount} to ${campaign.name}. That is ${containers} meal containers for families rebuilding after the hurricane.`,
+    `Thank you for pledging ${amount} to ${campaign.name}. That is ${containers} meal containers for ${campaign.beneficiaries}.`,
     '',
     ...(referenceLine ? [referenceLine, ''] : []),
     'To complete your donation, please send a bank transfer using the details below.',
@@ -65,7 +65,7 @@ export function instructionsEmail({ campaign, pledge, statusUrl }: EmailData): R
     <p>Dear ${greetingName(pledge.name)},</p>
     <p>
       Thank you for pledging <strong>${amount}</strong> to ${campaign.name}. That is
-      <strong>${containers}</strong> meal containers for families rebuilding after the hurricane.
+      <strong>${containers}</strong> meal containers for ${campaign.beneficiaries}.
     </p>
     ${reference ? html`<p style="background:#fef3c7;border:1px solid #f59e0b;border-radius:8px;padding:12px;">Your payment reference is <strong style="font-size:18px;">${reference}</strong>. Please put it in the payment note of your transfer so that we can match your payment to your pledge.</p>` : null}
     <p>To complete your donation, please send a bank transfer using the details below.</p>

@@ -72,16 +72,18 @@ function piece(v: unknown): string {
   return escapeHtml(String(v));
 }
 
-/** "November 23, 2026", as a donor in Jamaica reads the day. */
-// Made once: building an Intl.DateTimeFormat costs about half a millisecond, which was a sixth of
-// the CPU of each message in a backlog of reminders.
-const DAY_FORMAT = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'long',
-  timeZone: 'America/Jamaica',
-});
+/** "November 23, 2026": the day in the campaign's time zone (campaign.json's `timeZone`). */
+// One formatter per zone, made once: building an Intl.DateTimeFormat costs about half a
+// millisecond, which was a sixth of the CPU of each message in a backlog of reminders.
+const DAY_FORMATS = new Map<string, Intl.DateTimeFormat>();
 
-export function formatDay(d: Date): string {
-  return DAY_FORMAT.format(d);
+export function formatDay(d: Date, timeZone: string): string {
+  let format = DAY_FORMATS.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone });
+    DAY_FORMATS.set(timeZone, format);
+  }
+  return format.format(d);
 }
 
 /** The simple HTML every message shares: readable in any client, no images, no remote content. */

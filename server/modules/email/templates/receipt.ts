@@ -19,7 +19,7 @@ export function receiptEmail({ campaign, pledge, statusUrl }: EmailData): Render
   );
   const outstanding = pledge.outstandingMinor ?? Math.round((pledge.outstandingAmount ?? 0) * 100);
   const overpaid = pledge.overpaidMinor ?? 0;
-  const day = formatDay(pledge.paymentConfirmedAt ?? new Date());
+  const day = formatDay(pledge.paymentConfirmedAt ?? new Date(), campaign.timeZone);
   const subject = `Receipt: your donation to ${campaign.name} has arrived`;
   const rows: [string, string][] = [
     ['Amount received', received],
@@ -28,7 +28,7 @@ export function receiptEmail({ campaign, pledge, statusUrl }: EmailData): Render
       'Pledged',
       `${formatMoney(pledge.amount, pledge.currency)} (${formatNumber(pledge.containers)} meal containers)`,
     ],
-    ['Pledge made', formatDay(pledge.createdAt)],
+    ['Pledge made', formatDay(pledge.createdAt, campaign.timeZone)],
     ...(pledge.reference ? ([['Payment reference', pledge.reference]] as [string, string][]) : []),
     ...(outstanding > 0
       ? ([['Still to pay', formatMinor(outstanding, pledge.currency)]] as [string, string][])
@@ -44,7 +44,7 @@ export function receiptEmail({ campaign, pledge, statusUrl }: EmailData): Render
   const text = [
     `Dear ${greetingName(pledge.name)},`,
     '',
-    `We have received your payment of ${received} on ${day}. Thank you: your gift is now turning into meals for families rebuilding after the hurricane.`,
+    `We have received your payment of ${received} on ${day}. Thank you: your gift is now turning into meals for ${campaign.beneficiaries}.`,
     '',
     'RECEIPT',
     ...rows.map(([k, v]) => `  ${k}: ${v}`),
@@ -64,7 +64,7 @@ export function receiptEmail({ campaign, pledge, statusUrl }: EmailData): Render
     <p>Dear ${greetingName(pledge.name)},</p>
     <p>
       We have received your payment of <strong>${received}</strong> on <strong>${day}</strong>.
-      Thank you: your gift is now turning into meals for families rebuilding after the hurricane.
+      Thank you: your gift is now turning into meals for ${campaign.beneficiaries}.
     </p>
     <h2 style="font-size:18px;margin:24px 0 4px;">Receipt</h2>
     ${detailsTable([...rows, ['Received by', campaign.name]])}

@@ -42,7 +42,7 @@ export function reminderEmail({ campaign, pledge, statusUrl }: EmailData): Rende
   const cancelUrl = `${statusUrl}#cant-complete`;
   const rows: [string, string][] = [
     ['Pledged', pledged],
-    ['Pledge made', formatDay(pledge.createdAt)],
+    ['Pledge made', formatDay(pledge.createdAt, campaign.timeZone)],
     ...(partPaid
       ? ([
           [

@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import campaign from '../../config/campaign.json';
+import { screenshot } from './support/admin-api';
+import { seriousA11yViolations, useSite } from './support/browser';
+import type { RunningServer } from './support/server';
+
+/**
+ * Another charity's drive by campaign.json alone, as a donor sees it: its line, prices, currency
+ * prefixes, example amounts and goal on the home page and in the pledge dialog.
+ */
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'relief-e2e-campaign-'));
+const campaignFile = path.join(tmp, 'campaign.json');
+writeFileSync(
+  campaignFile,
+  JSON.stringify({
+    ...campaign,
+    name: 'Valley Flood Kitchens',
+    siteTitle: 'Valley Flood Kitchens — Pledge meals',
+    eyebrow: 'Flood relief · Valley',
+    currencies: {
+      USD: { prefix: 'CA$', unitPriceCents: 25, amountPlaceholder: '40' },
+      JMD: { prefix: 'TT$', unitPriceCents: 170, amountPlaceholder: '270' },
+    },
+    goal: 1000,
+  }),
+);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+let server: RunningServer;
+let page: Page;
+useSite({ env: () => ({ CAMPAIGN_CONFIG: campaignFile }) }, (s) => {
+  ({ server, page } = s);
+});
+
+describe('a campaign.json with other prices and goal', () => {
+  it('shows its line, unit prices and goal on the home page', async () => {
+    await page.goto(server.baseUrl);
+    await page.getByRole('heading', { level: 1, name: 'Valley Flood Kitchens' }).waitFor();
+    expect(await page.title()).toBe('Valley Flood Kitchens — Pledge meals');
+    const main = await page.getByRole('main').innerText();
+    expect(main).toContain('Flood relief · Valley'.toUpperCase());
+    expect(main).toContain('CA$0.25 or TT$1.70 provides one meal container');
+    expect(main).toMatch(/of a\s+1,000\s+container goal/);
+    expect(main).not.toContain('US$');
+    await screenshot(page, 'campaign-config-home', { settleMs: 1200 });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('prices the pledge dialog in its currencies', async () => {
+    await page.getByRole('button', { name: 'Pledge Now' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Make a Pledge' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain(
+      'Every CA$0.25 or TT$1.70 you pledge provides one biodegradable meal container.',
+    );
+    const amount = dialog.getByLabel('Pledge Amount');
+    expect(await amount.getAttribute('placeholder')).toBe('40');
+    await dialog.getByText('CA$', { exact: true }).waitFor();
+    await amount.fill('100');
+    const estimate = dialog.getByTestId('pledge-estimate');
+    // floor(100 × 100 / 25) = 400 containers, 40% of the 1,000 goal
+    expect(await estimate.innerText()).toMatch(/400 meal containers/);
+    expect(await estimate.innerText()).toContain('40.000%');
+    await dialog.getByRole('button', { name: 'JMD' }).click();
+    await dialog.getByText('TT$', { exact: true }).waitFor();
+    expect(await amount.getAttribute('placeholder')).toBe('270');
+    // floor(100 × 100 / 170) = 58
+    expect(await estimate.innerText()).toMatch(/58 meal containers/);
+    await screenshot(page, 'campaign-config-pledge-dialog');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+});
