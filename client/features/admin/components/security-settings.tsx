@@ -7,6 +7,8 @@ import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
 import { FieldError, Label } from '../../../components/ui/label';
 import { errorMessage } from '../../../lib/api-client';
+import { useCampaignTimeZone } from '../../../lib/campaign-time-zone';
+import { formatLongDate } from '@shared/dates';
 import {
   addPasskey,
   confirmTotp,
@@ -31,6 +33,7 @@ export function SecuritySettings({ onFirstFactor }: { onFirstFactor?: () => void
   const [codes, setCodes] = useState<string[]>();
   const [error, setError] = useState<string>();
   const [confirming, setConfirming] = useState<PendingChange>();
+  const timeZone = useCampaignTimeZone();
   const refresh = () => queryClient.invalidateQueries({ queryKey: securityKey });
 
   async function attempt(action: () => Promise<unknown>, fallback: string) {
@@ -106,10 +109,8 @@ export function SecuritySettings({ onFirstFactor }: { onFirstFactor?: () => void
                 <span>
                   <span className="font-medium text-ink-900">{p.name}</span>
                   <span className="block text-sm text-ink-600">
-                    Added {new Date(p.createdAt).toLocaleDateString()}
-                    {p.lastUsedAt
-                      ? `, last used ${new Date(p.lastUsedAt).toLocaleDateString()}`
-                      : ''}
+                    Added {formatLongDate(p.createdAt, timeZone)}
+                    {p.lastUsedAt ? `, last used ${formatLongDate(p.lastUsedAt, timeZone)}` : ''}
                   </span>
                 </span>
                 <Button

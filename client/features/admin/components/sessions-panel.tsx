@@ -2,9 +2,9 @@ import { ROLE_LABELS } from '@shared/admin-roles';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { errorMessage } from '../../../lib/api-client';
+import { useCampaignTimeZone } from '../../../lib/campaign-time-zone';
+import { formatDateTime } from '@shared/dates';
 import { useSessions } from '../team-api';
-
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 /**
  * Who is signed in now, for the owner: account, role, when the session started and was last
@@ -20,6 +20,8 @@ export function SessionsPanel({
 }) {
   const sessions = useSessions();
   const items = sessions.data ?? [];
+  const timeZone = useCampaignTimeZone();
+  const when = (iso: string) => formatDateTime(iso, timeZone);
   return (
     <section aria-labelledby="sessions-heading" className="grid gap-3">
       <h3 id="sessions-heading" className="text-lg font-bold text-ink-900">
