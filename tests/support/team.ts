@@ -59,7 +59,7 @@ export async function memberLogin(t: TestApp, email: string, password: string): 
 
 /**
  * The newest invitation link sent to `email`, read from the outbox's .eml files (DATA_DIR/outbox,
- * no SMTP_URL): what the member would click. Waits for the e-mail worker, up to 15 s.
+ * no SMTP_URL): what the member would click. Waits for the e-mail worker, up to 30 s.
  */
 export async function invitationToken(
   t: { dataDir: string },
@@ -67,7 +67,9 @@ export async function invitationToken(
   after = 0,
 ): Promise<string> {
   const dir = path.join(t.dataDir, 'outbox');
-  const deadline = Date.now() + 15_000;
+  // 30 s: in a full run on two cores the worker's turn can come late. Each file is parsed once.
+  const deadline = Date.now() + 30_000;
+  const parsedFiles = new Map<string, { to: string[]; link: string | undefined }>();
   for (;;) {
     let files: string[] = [];
     try {
@@ -80,10 +82,17 @@ export async function invitationToken(
       const full = path.join(dir, f);
       const at = statSync(full).mtimeMs;
       if (at < after) continue;
-      const parsed = await simpleParser(readFileSync(full));
-      const to = [parsed.to ?? []].flat().flatMap((a) => a.value.map((v) => v.address));
-      const link = /\/admin\/join\?t=([A-Za-z0-9_-]+)/.exec(parsed.text ?? '');
-      if (to.includes(email) && link) found.push({ at, token: link[1]! });
+      const key = `${f}@${at}`;
+      let mail = parsedFiles.get(key);
+      if (!mail) {
+        const parsed = await simpleParser(readFileSync(full));
+        mail = {
+          to: [parsed.to ?? []].flat().flatMap((a) => a.value.map((v) => v.address ?? '')),
+          link: /\/admin\/join\?t=([A-Za-z0-9_-]+)/.exec(parsed.text ?? '')?.[1],
+        };
+        parsedFiles.set(key, mail);
+      }
+      if (mail.to.includes(email) && mail.link) found.push({ at, token: mail.link });
     }
     if (found.length) return found.sort((a, b) => b.at - a.at)[0]!.token;
     if (Date.now() > deadline) throw new Error(`no invitation e-mail to ${email}`);
