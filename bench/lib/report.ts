@@ -132,9 +132,9 @@ async function measure(database: Database, n: number): Promise<ReportTiming> {
   again.sort((a, b) => a - b);
   const queries: Record<string, number> = {};
   for (const [name, run] of [
-    ['pledgesByDay', () => repo.pledgesByDay(database.db, opts.timeZone)],
+    ['pledgesByDay', () => repo.pledgesByDay(database.db)],
     ['reportSourceVersion', () => repo.reportSourceVersion(database.db)],
-    ['paymentGroups', () => repo.paymentGroups(database.db, opts.timeZone)],
+    ['paymentGroups', () => repo.paymentGroups(database.db)],
   ] as const) {
     const start = performance.now();
     await run();

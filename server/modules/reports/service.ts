@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { Currency } from '@shared/constants';
 import { dayIn } from '@shared/dates';
 import {
@@ -72,12 +71,11 @@ export async function fulfilmentReport(
 ): Promise<FulfilmentReport> {
   const tz = opts.timeZone;
   const today = dayIn(opts.now, tz);
-  // Two passes, one over the pledges and one over the payments: everything else is derived. In
-  // one read-only transaction with room to sort in memory: at 100,000 pledges the payments'
-  // window sort spilled to disk with the default 4 MB.
+  // Two reads of the rollups (migration 0025), after making sure they are in the campaign's zone;
+  // everything else is derived.
   const [pledgeDays, paymentRows] = await db.transaction(async (tx) => {
-    await tx.execute(sql`set local work_mem = '32MB'`);
-    return [await repo.pledgesByDay(tx, tz), await repo.paymentGroups(tx, tz)] as const;
+    await repo.ensureRollupZone(tx, tz);
+    return [await repo.pledgesByDay(tx), await repo.paymentGroups(tx)] as const;
   });
 
   const ages = new Map(AGE_BUCKETS.map((b) => [b, zero()]));
@@ -108,7 +106,7 @@ export async function fulfilmentReport(
       const step = Number(r.key);
       if (!reminders.has(step)) reminders.set(step, zero());
       add(reminders.get(step)!, r.currency, r.minor, r.containers, r.payments);
-    } else if (r.key !== null) {
+    } else {
       toPaid[r.currency].push([Number(r.key), r.payments]);
     }
   }
