@@ -127,19 +127,25 @@ DECLARE
   tz text;
   pid uuid;
 BEGIN
-  IF ids IS NOT NULL THEN
-    IF cardinality(ids) = 0 THEN
-      RETURN;
-    END IF;
-    -- Two transactions refreshing the same pledge (two payments at once, a payment and a reminder)
-    -- take turns; the second's statements below see the first's rows once it has committed.
+  IF ids IS NULL THEN
+    ids := ARRAY(SELECT id FROM pledges);
+  END IF;
+  IF cardinality(ids) = 0 THEN
+    DELETE FROM report_payments;
+    RETURN;
+  END IF;
+  -- Two transactions refreshing the same pledge (two payments at once, a payment and a reminder)
+  -- take turns, and the second's statements below see the first's rows once it has committed. A
+  -- lock per pledge for a few; for many (an import, a restore), one on the table, which also waits
+  -- for the refreshes under way.
+  IF cardinality(ids) <= 64 THEN
     FOR pid IN SELECT DISTINCT u FROM unnest(ids) u ORDER BY u LOOP
       PERFORM pg_advisory_xact_lock(2025, hashtext(pid::text));
     END LOOP;
-    DELETE FROM report_payments WHERE pledge_id = ANY (ids);
   ELSE
-    DELETE FROM report_payments;
+    LOCK TABLE report_payments IN SHARE ROW EXCLUSIVE MODE;
   END IF;
+  DELETE FROM report_payments WHERE pledge_id IN (SELECT unnest(ids));
   SELECT report_time_zone INTO tz FROM pledge_totals WHERE id = 1;
   tz := coalesce(tz, 'America/Jamaica');
   INSERT INTO report_payments (payment_id, pledge_id, currency, booked_on, credited_minor,
@@ -153,12 +159,12 @@ BEGIN
       ))::bigint AS running
     FROM payments pay JOIN pledges p ON p.id = pay.pledge_id
     WHERE pay.reversed_at IS NULL AND p.status IN ('open', 'lapsed')
-      AND (ids IS NULL OR pay.pledge_id = ANY (ids))
+      AND pay.pledge_id IN (SELECT unnest(ids))
   ),
   sent AS (
     SELECT o.pledge_id, o.step, o.sent_at FROM outbox o
     WHERE o.kind = 'reminder' AND o.step IS NOT NULL AND o.sent_at IS NOT NULL
-      AND (ids IS NULL OR o.pledge_id = ANY (ids))
+      AND o.pledge_id IN (SELECT unnest(ids))
   ),
   last AS (
     SELECT pay.id, max(s.step) AS reminder
