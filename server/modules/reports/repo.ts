@@ -106,18 +106,3 @@ export async function paymentGroups(db: DbOrTx): Promise<PaymentGroupRow[]> {
     };
   });
 }
-
-/**
- * What the report is built from, in one row: the totals' version (every statement that changes
- * a pledge, a payment's pledge included, bumps it) and the payments' count and latest times. The
- * same answer means the same report (for the same day), so the service keeps the last one.
- */
-export async function reportSourceVersion(db: DbOrTx): Promise<string> {
-  const [r] = await rows<Record<string, unknown>>(
-    db,
-    sql`select (select version from pledge_totals where id = 1) as v,
-          count(*) as n, max(recorded_at)::text as rec, max(reversed_at)::text as rev
-        from payments`,
-  );
-  return `${String(r!.v)}|${String(r!.n)}|${String(r!.rec)}|${String(r!.rev)}`;
-}

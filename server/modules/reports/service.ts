@@ -148,27 +148,6 @@ export async function fulfilmentReport(
   };
 }
 
-/**
- * The report, kept until what it is built from changes (repo.reportSourceVersion) or the day in
- * the campaign's zone turns: opening the tab again, or downloading its tables one by one, does not
- * run the two passes over every pledge and payment again.
- */
-export function cachedFulfilmentReport() {
-  let last: { key: string; report: FulfilmentReport } | undefined;
-  return async (db: DbOrTx, opts: Parameters<typeof fulfilmentReport>[1]) => {
-    const key = [
-      await repo.reportSourceVersion(db),
-      dayIn(opts.now, opts.timeZone),
-      opts.timeZone,
-      opts.reminderSteps,
-    ].join('|');
-    if (last?.key === key) return last.report;
-    const report = await fulfilmentReport(db, opts);
-    last = { key, report };
-    return report;
-  };
-}
-
 /** Every day from the first pledge or payment to today, each with the totals up to it. */
 function cumulativeDays(
   pledged: repo.PledgeDayRow[],
