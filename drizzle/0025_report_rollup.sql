@@ -122,8 +122,8 @@ $$;
 --> statement-breakpoint
 -- Replaces the report_payments rows of the given pledges (all pledges when ids is null) with rows
 -- computed from the payments, pledges and reminders as they are now. The plan must not depend on
--- statistics (PGlite has no autovacuum; triggers run before any ANALYZE): a few pledges are read
--- through their indexes, many (an import, a restore, a bulk insert) by recomputing every row.
+-- statistics (PGlite has no autovacuum; triggers run before any ANALYZE): up to a few thousand
+-- pledges are read through their indexes, more (a restore, a bulk insert) by recomputing every row.
 CREATE FUNCTION report_payments_refresh(ids uuid[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   tz text;
@@ -137,10 +137,14 @@ BEGIN
     FOR pid IN SELECT DISTINCT u FROM unnest(ids) u ORDER BY u LOOP
       PERFORM pg_advisory_xact_lock(2025, hashtext(pid::text));
     END LOOP;
+  ELSE
+    LOCK TABLE report_payments IN SHARE ROW EXCLUSIVE MODE;
+  END IF;
+  -- Up to a few thousand pledges (a statement import) by their ids; beyond, every row.
+  IF ids IS NOT NULL AND cardinality(ids) <= 5000 THEN
     DELETE FROM report_payments WHERE pledge_id = ANY (ids);
     filter := 'pay.pledge_id = ANY ($1)';
   ELSE
-    LOCK TABLE report_payments IN SHARE ROW EXCLUSIVE MODE;
     DELETE FROM report_payments;
   END IF;
   SELECT report_time_zone INTO tz FROM pledge_totals WHERE id = 1;
