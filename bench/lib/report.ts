@@ -7,7 +7,7 @@ import { CAMPAIGN_TIME_ZONE } from '../../shared/constants';
 import { openPglite, openPostgres, type Database } from '../../server/db/client';
 import { runMigrations } from '../../server/db/migrate';
 import * as repo from '../../server/modules/reports/repo';
-import { cachedFulfilmentReport, fulfilmentReport } from '../../server/modules/reports/service';
+import { fulfilmentReport } from '../../server/modules/reports/service';
 import { createBenchDatabase } from './postgres';
 
 /**
@@ -31,8 +31,6 @@ export interface ReportTiming {
    */
   cpuP50Ms: number;
   runs: number;
-  /** The route's kept report asked again with nothing changed (the version check only). */
-  cachedP50Ms: number;
   /** Each query once (after the runs above), ms. */
   queries: Record<string, number>;
 }
@@ -121,20 +119,10 @@ async function measure(database: Database, n: number): Promise<ReportTiming> {
   }
   times.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
-  const cached = cachedFulfilmentReport();
-  await cached(database.db, opts);
-  const again: number[] = [];
-  for (let i = 0; i < RUNS; i += 1) {
-    const start = performance.now();
-    await cached(database.db, opts);
-    again.push(performance.now() - start);
-  }
-  again.sort((a, b) => a - b);
   const queries: Record<string, number> = {};
   for (const [name, run] of [
-    ['pledgesByDay', () => repo.pledgesByDay(database.db, opts.timeZone)],
-    ['reportSourceVersion', () => repo.reportSourceVersion(database.db)],
-    ['paymentGroups', () => repo.paymentGroups(database.db, opts.timeZone)],
+    ['pledgesByDay', () => repo.pledgesByDay(database.db)],
+    ['paymentGroups', () => repo.paymentGroups(database.db)],
   ] as const) {
     const start = performance.now();
     await run();
@@ -147,7 +135,6 @@ async function measure(database: Database, n: number): Promise<ReportTiming> {
     maxMs: Math.round(times[times.length - 1]!),
     cpuP50Ms: Math.round(cpu[Math.floor(cpu.length / 2)]!),
     runs: RUNS,
-    cachedP50Ms: Math.round(again[Math.floor(again.length / 2)]! * 10) / 10,
     queries,
   };
 }
@@ -186,5 +173,5 @@ function describe(t: ReportTiming): string {
   const q = Object.entries(t.queries)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
-  return `${t.pledges} pledges, ${t.payments} payments, ${t.reminders} reminders (seeded in ${t.seedS} s): report p50 ${t.p50Ms} ms, max ${t.maxMs} ms over ${t.runs} runs (CPU of this process p50 ${t.cpuP50Ms} ms); kept report ${t.cachedP50Ms} ms; queries (ms): ${q}`;
+  return `${t.pledges} pledges, ${t.payments} payments, ${t.reminders} reminders (seeded in ${t.seedS} s): report p50 ${t.p50Ms} ms, max ${t.maxMs} ms over ${t.runs} runs (CPU of this process p50 ${t.cpuP50Ms} ms); queries (ms): ${q}`;
 }

@@ -46,6 +46,11 @@ export const NOT_BACKED_UP: Record<string, string> = {
   // Derived: the pledge triggers rebuild them as the pledges are restored.
   pledge_totals: 'derived from pledges by triggers',
   donor_emails: 'derived from pledges by triggers',
+  // The report's rollups (migration 0025): rebuilt by their triggers as pledges, payments and
+  // reminders are restored, in the zone the target database's rollups already use.
+  report_pledge_days: 'derived from pledges by triggers',
+  report_payments: 'derived from payments, pledges and reminders by triggers',
+  report_payment_groups: 'derived from report_payments by triggers',
   // Transient: a restored session would let an old cookie in; limits are per minute.
   admin_sessions: 'sessions end with a restore; the admin signs in again',
   rate_limits: 'counters of the last minute',

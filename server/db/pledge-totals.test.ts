@@ -30,7 +30,15 @@ async function scanned(db: TestDb) {
 }
 
 async function totals(db: TestDb) {
-  const { id: _id, version: _version, ...rest } = await readPledgeTotals(db.database.db);
+  // The report rollups' zone and prices (migration 0025) are kept on the same row; not totals.
+  const {
+    id: _id,
+    version: _version,
+    reportTimeZone: _zone,
+    reportUsdUnit: _usd,
+    reportJmdUnit: _jmd,
+    ...rest
+  } = await readPledgeTotals(db.database.db);
   return rest;
 }
 

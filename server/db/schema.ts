@@ -169,8 +169,70 @@ export const pledgeTotals = pgTable(
       .default(0),
     /** +1 per changing statement, in commit order (row lock): lets readers keep the newest. */
     version: bigint('version', { mode: 'number' }).notNull().default(0),
+    /** The zone the report's rollups give days in (migration 0025; report_rollup_rebuild). */
+    reportTimeZone: text('report_time_zone').notNull().default('America/Jamaica'),
+    /** The container prices the rollups count received money at (the campaign's; migration 0025). */
+    reportUsdUnit: bigint('report_usd_unit', { mode: 'number' }).notNull().default(11),
+    reportJmdUnit: bigint('report_jmd_unit', { mode: 'number' }).notNull().default(1672),
   },
   () => [check('pledge_totals_one_row', sql`id = 1`)],
+);
+
+/**
+ * The fulfilment report's rollups, kept exact by the triggers of migration 0025 (derived: not in
+ * backups). Counted pledges by their day in pledge_totals.reportTimeZone and currency.
+ */
+export const reportPledgeDays = pgTable(
+  'report_pledge_days',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    currency: text('currency').notNull(),
+    pledges: bigint('pledges', { mode: 'number' }).notNull().default(0),
+    pledgedMinor: bigint('pledged_minor', { mode: 'number' }).notNull().default(0),
+    pledgedContainers: bigint('pledged_containers', { mode: 'number' }).notNull().default(0),
+    receivedMinor: bigint('received_minor', { mode: 'number' }).notNull().default(0),
+    receivedContainers: bigint('received_containers', { mode: 'number' }).notNull().default(0),
+    owing: bigint('owing', { mode: 'number' }).notNull().default(0),
+    owedMinor: bigint('owed_minor', { mode: 'number' }).notNull().default(0),
+    owedContainers: bigint('owed_containers', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'report_pledge_days_pkey', columns: [t.day, t.currency] })],
+);
+
+/** Each active payment of a counted pledge, with its containers, last reminder and days to paid. */
+export const reportPayments = pgTable(
+  'report_payments',
+  {
+    paymentId: uuid('payment_id').primaryKey(),
+    pledgeId: uuid('pledge_id').notNull(),
+    currency: text('currency').notNull(),
+    bookedOn: date('booked_on', { mode: 'string' }).notNull(),
+    creditedMinor: bigint('credited_minor', { mode: 'number' }).notNull(),
+    containers: bigint('containers', { mode: 'number' }).notNull(),
+    reminder: integer('reminder').notNull(),
+    doneDays: integer('done_days'),
+  },
+  (t) => [index('report_payments_pledge_idx').on(t.pledgeId)],
+);
+
+/** report_payments summed by booking day, by last reminder and by days to full payment. */
+export const reportPaymentGroups = pgTable(
+  'report_payment_groups',
+  {
+    kind: text('kind', { enum: ['day', 'reminder', 'days-to-paid'] }).notNull(),
+    key: integer('key').notNull(),
+    currency: text('currency').notNull(),
+    payments: bigint('payments', { mode: 'number' }).notNull().default(0),
+    minor: bigint('minor', { mode: 'number' }).notNull().default(0),
+    containers: bigint('containers', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'report_payment_groups_pkey', columns: [t.kind, t.key, t.currency] }),
+    check(
+      'report_payment_groups_kind_known',
+      sql`${t.kind} IN ('day', 'reminder', 'days-to-paid')`,
+    ),
+  ],
 );
 
 /**

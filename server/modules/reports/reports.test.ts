@@ -425,7 +425,7 @@ describe('the fulfilment report', () => {
     expect((await app.request('/api/admin/reports/fulfilment')).status).toBe(401);
   });
 
-  // Last: it changes the data. The report is kept between requests; a payment must show at once.
+  // Last: it changes the data. The rollups follow every write; a payment must show at once.
   test('a payment recorded now shows in the next report', async ({ adminClient, confirm }) => {
     const before = await report(adminClient.request);
     const f = SEED.find((p) => p.key === 'F') as SeedPledge & { id: string };

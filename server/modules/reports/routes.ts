@@ -4,16 +4,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fulfilmentReportSchema, reportCsvQuerySchema } from '@shared/schemas/report';
 import type { AppContext } from '../../context';
-import { cachedFulfilmentReport, reportCsvRows } from './service';
+import { fulfilmentReport, reportCsvRows } from './service';
 
 /** The fulfilment report (the admin's Reports tab) and each of its tables as CSV. */
 export async function reportRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, config } = ctx;
 
-  const report = cachedFulfilmentReport();
+  // Built at each request: it reads the rollups (a few hundred rows), which costs less than
+  // checking whether a kept report is still current did.
   const build = () =>
-    report(db, {
+    fulfilmentReport(db, {
       now: config.now(),
       timeZone: config.campaign.timeZone,
       reminderSteps: config.campaign.reminders.days.length,

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { Currency } from '@shared/constants';
 import { dayIn } from '@shared/dates';
 import {
@@ -11,6 +10,7 @@ import {
   type ReportTable,
 } from '@shared/schemas/report';
 import type { DbOrTx } from '../../db/client';
+import { unitPriceCents } from '@shared/prices';
 import * as repo from './repo';
 
 /** The fulfilment report (the admin's Reports tab), assembled from repo.ts's aggregates. */
@@ -72,13 +72,16 @@ export async function fulfilmentReport(
 ): Promise<FulfilmentReport> {
   const tz = opts.timeZone;
   const today = dayIn(opts.now, tz);
-  // Two passes, one over the pledges and one over the payments: everything else is derived. In
-  // one read-only transaction with room to sort in memory: at 100,000 pledges the payments'
-  // window sort spilled to disk with the default 4 MB.
-  const [pledgeDays, paymentRows] = await db.transaction(async (tx) => {
-    await tx.execute(sql`set local work_mem = '32MB'`);
-    return [await repo.pledgesByDay(tx, tz), await repo.paymentGroups(tx, tz)] as const;
+  // Two reads of the rollups (migration 0025), after making sure they are in the campaign's zone
+  // and prices (a rebuild is one statement); everything else is derived. No transaction: on
+  // PGlite its BEGIN/COMMIT cost more than the two reads.
+  await repo.ensureRollupBasis(db, {
+    timeZone: tz,
+    usdUnit: unitPriceCents('USD'),
+    jmdUnit: unitPriceCents('JMD'),
   });
+  const pledgeDays = await repo.pledgesByDay(db);
+  const paymentRows = await repo.paymentGroups(db);
 
   const ages = new Map(AGE_BUCKETS.map((b) => [b, zero()]));
   for (const d of pledgeDays) {
@@ -108,7 +111,7 @@ export async function fulfilmentReport(
       const step = Number(r.key);
       if (!reminders.has(step)) reminders.set(step, zero());
       add(reminders.get(step)!, r.currency, r.minor, r.containers, r.payments);
-    } else if (r.key !== null) {
+    } else {
       toPaid[r.currency].push([Number(r.key), r.payments]);
     }
   }
@@ -147,27 +150,6 @@ export async function fulfilmentReport(
         receivedContainers: t.containers,
       };
     }),
-  };
-}
-
-/**
- * The report, kept until what it is built from changes (repo.reportSourceVersion) or the day in
- * the campaign's zone turns: opening the tab again, or downloading its tables one by one, does not
- * run the two passes over every pledge and payment again.
- */
-export function cachedFulfilmentReport() {
-  let last: { key: string; report: FulfilmentReport } | undefined;
-  return async (db: DbOrTx, opts: Parameters<typeof fulfilmentReport>[1]) => {
-    const key = [
-      await repo.reportSourceVersion(db),
-      dayIn(opts.now, opts.timeZone),
-      opts.timeZone,
-      opts.reminderSteps,
-    ].join('|');
-    if (last?.key === key) return last.report;
-    const report = await fulfilmentReport(db, opts);
-    last = { key, report };
-    return report;
   };
 }
 
