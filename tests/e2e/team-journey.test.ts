@@ -5,7 +5,7 @@ import { TWO_FACTOR_MESSAGES } from '@shared/schemas/two-factor-messages';
 import { TEST_ADMIN_PASSWORD } from '../support/admin-password';
 import { invitationToken } from '../support/team';
 import { screenshot, seedPledges } from './support/admin-api';
-import { dialog, header, waitForToast } from './support/admin-ui';
+import { dialog, logOutFromHeader, openSecuritySettings, waitForToast } from './support/admin-ui';
 import { seriousA11yViolations, useSite } from './support/browser';
 import type { RunningServer } from './support/server';
 
@@ -80,19 +80,9 @@ async function signedInAs(text: string) {
   await expect.poll(() => page.getByTestId('signed-in-as').textContent()).toContain(text);
 }
 
-async function logOut() {
-  const done = page.waitForResponse((r) => r.url().endsWith('/api/admin/logout'));
-  await header(page).getByRole('button', { name: 'Logout' }).click();
-  await done;
-  await page.waitForURL(`${site}/`);
-}
+const logOut = () => logOutFromHeader(page, site);
 
-async function openSecurity() {
-  await header(page).getByRole('button', { name: 'Two-factor sign-in' }).click();
-  const settings = dialog(page, 'Two-factor sign-in');
-  await settings.waitFor();
-  return settings;
-}
+const openSecurity = () => openSecuritySettings(page);
 
 async function teamTab() {
   await page.getByRole('tab', { name: 'Team' }).click();

@@ -3,7 +3,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { invitationToken } from '../support/team';
 import { adminCookie, screenshot } from './support/admin-api';
-import { dialog, header } from './support/admin-ui';
+import { dialog, logOutFromHeader, openSecuritySettings } from './support/admin-ui';
 import { seriousA11yViolations, useSite } from './support/browser';
 import type { RunningServer } from './support/server';
 
@@ -67,20 +67,9 @@ async function passwordStep(email: string) {
   return login;
 }
 
-async function logOut() {
-  // Waits for the server's answer, so the next page load does not race the logout.
-  const done = page.waitForResponse((r) => r.url().endsWith('/api/admin/logout'));
-  await header(page).getByRole('button', { name: 'Logout' }).click();
-  await done;
-  await page.waitForURL(`${site}/`);
-}
+const logOut = () => logOutFromHeader(page, site);
 
-async function openSecurity() {
-  await header(page).getByRole('button', { name: 'Two-factor sign-in' }).click();
-  const settings = dialog(page, 'Two-factor sign-in');
-  await settings.waitFor();
-  return settings;
-}
+const openSecurity = () => openSecuritySettings(page);
 
 /** What the app shows at `at` (ms): the server accepts one 30-second step either side. */
 const codeAt = (secret: string, at: number) =>

@@ -9,3 +9,21 @@ export async function eventually(check: () => Promise<boolean>, limitMs = 5_000,
   }
   return Date.now() - started;
 }
+
+/**
+ * Reads `read()` until `ok` says the value is the one awaited, and returns it; fails after
+ * `timeoutMs` with the last value read (what was there instead).
+ */
+export async function until<T>(
+  read: () => Promise<T> | T,
+  ok: (v: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
+    await sleep(25);
+  }
+}

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import campaign from '../../../config/campaign.json';
 import { configProblems } from '../../../tests/support/config-problems';
+import { until } from '../../../tests/support/net';
 import { startTestSmtp, type TestSmtp } from '../../../tests/support/smtp';
 import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { loadConfig } from '../../config';
@@ -22,16 +23,6 @@ async function pledge(t: TestApp, body: Record<string, unknown>): Promise<Create
   const res = await t.request('/api/pledges', { method: 'POST', json: body });
   expect(res.status).toBe(201);
   return (await res.json()) as Created;
-}
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 async function outboxRows(t: TestApp) {

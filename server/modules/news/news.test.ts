@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEWS_CONSENT_VERSION } from '@shared/news';
 import { UNSUBSCRIBE_LINK_INVALID } from '@shared/schemas/news';
 import { uploadImage } from '../../../tests/support/api';
+import { until } from '../../../tests/support/net';
 import { startTestSmtp, type TestSmtp } from '../../../tests/support/smtp';
 import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { siteBaseUrl } from '../../lib/site-url';
@@ -104,16 +105,6 @@ const newsAbout = (recipient: string) =>
   smtp.received.filter((m) => m.subject?.endsWith(`to ${recipient}`));
 const recipientOf = (m: ParsedMail) =>
   m.to && 'value' in m.to ? m.to.value[0]!.address!.toLowerCase() : '';
-
-async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function outboxOfUpdate(updateId: string) {
   const res = (await t.database.db.execute(

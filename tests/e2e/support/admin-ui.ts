@@ -82,3 +82,22 @@ export async function uploadRefusedThroughUppy(
   await modal.waitFor({ state: 'detached' });
   await form.waitFor();
 }
+
+/**
+ * Logout from the admin header, waiting for the server's answer so that the next page load does
+ * not race it, then for the home page.
+ */
+export async function logOutFromHeader(page: Page, site: string) {
+  const done = page.waitForResponse((r) => r.url().endsWith('/api/admin/logout'));
+  await header(page).getByRole('button', { name: 'Logout' }).click();
+  await done;
+  await page.waitForURL(`${site}/`);
+}
+
+/** Opens the signed-in account's "Two-factor sign-in" settings from the admin header. */
+export async function openSecuritySettings(page: Page) {
+  await header(page).getByRole('button', { name: 'Two-factor sign-in' }).click();
+  const settings = dialog(page, 'Two-factor sign-in');
+  await settings.waitFor();
+  return settings;
+}
