@@ -25,8 +25,7 @@ export interface AdminAccount {
  * What a password sign-in leads to: a session (true), a refusal (false), or a second step: a
  * second factor to give (its methods), or one to set up because the campaign requires it.
  */
-type LoginResult =
-  boolean | { secondFactor: SecondFactorMethod[] } | { secondFactorSetup: true };
+type LoginResult = boolean | { secondFactor: SecondFactorMethod[] } | { secondFactorSetup: true };
 
 export interface AdminAuth {
   isAuthenticated: boolean;

@@ -85,12 +85,10 @@ export async function updateRoutes(fastify: FastifyInstance, ctx: AppContext) {
         }),
       );
       if (notified) ctx.email.worker.kick();
-      return reply
-        .code(201)
-        .send({
-          ...repo.toDeliveryUpdate(created),
-          ...(notified === undefined ? {} : { notified }),
-        });
+      return reply.code(201).send({
+        ...repo.toDeliveryUpdate(created),
+        ...(notified === undefined ? {} : { notified }),
+      });
     },
   );
 
