@@ -62,7 +62,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // The e-mail worker (docs/decisions/014-email-outbox.md) finishes the message it is sending
   // before the database closes.
   email.worker.start();
-  // The reminder scheduler (issue 26) stops before the e-mail worker and the database.
+  // The reminder scheduler stops before the e-mail worker and the database.
   const reminders = createReminderScheduler({ config, database, email, log: app.log });
   app.decorate('reminders', reminders);
   reminders.start();

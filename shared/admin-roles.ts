@@ -1,5 +1,5 @@
 /**
- * Who may call which admin route (issue 27; docs/decisions/021-team-accounts.md). One table, read
+ * Who may call which admin route (docs/decisions/021-team-accounts.md). One table, read
  * by the auth plugin (server/plugins/auth.ts), which refuses any other role, and walked in full by
  * server/plugins/admin-roles.test.ts. Deny by default: an `access: 'admin'` route missing here
  * stops the server at start-up. No zod, no Node: the client reads it to hide what a role may not

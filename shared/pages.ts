@@ -10,7 +10,7 @@ export const PAGE_PATHS = {
 } as const;
 
 /**
- * Pages the server renders as plain HTML, without the client app (issue 28): they work and load
+ * Pages the server renders as plain HTML, without the client app: they work and load
  * fast with JavaScript off, and the app links to them with plain links.
  */
 export const SERVER_PAGE_PATHS = {
@@ -19,7 +19,7 @@ export const SERVER_PAGE_PATHS = {
 } as const;
 
 /**
- * A team member's invitation or reset link, /admin/join?t={token} (issue 27): its own route, not
+ * A team member's invitation or reset link, /admin/join?t={token}: its own route, not
  * in PAGE_PATHS, because its answer keeps the token out of caches and referrers.
  */
 export const ADMIN_JOIN_PATH = '/admin/join';

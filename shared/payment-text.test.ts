@@ -50,7 +50,7 @@ describe('payment reference in the instructions file', () => {
   });
 });
 
-describe('clearer for the donor (issue 24, item 7)', () => {
+describe('clearer for the donor', () => {
   it('states the amount to transfer, with cents when there are some', () => {
     const text = paymentInstructionsText(campaign, 'MRJ-7K4Q-2', {
       amountMinor: 5000,

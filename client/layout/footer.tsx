@@ -22,7 +22,7 @@ export function Footer({ campaign }: { campaign?: Campaign }) {
               {campaign.partners.at(-1)?.name.endsWith('.') ? '' : '.'}
             </p>
           ) : null}
-          {/* Issue 28: the ledger and the privacy notice, plain links to server-rendered pages. */}
+          {/* The ledger and the privacy notice, plain links to server-rendered pages. */}
           <nav aria-label="About this campaign" className="mt-3">
             <ul className="grid gap-1 text-sm">
               <li>

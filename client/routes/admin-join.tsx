@@ -20,7 +20,7 @@ const JOIN_TEXT = {
 } as const;
 
 /**
- * /admin/join?t=… : a team member's invitation or reset link (issue 27). The member chooses a
+ * /admin/join?t=… : a team member's invitation or reset link. The member chooses a
  * password (at least 12 characters; the server also refuses common ones) and then signs in at
  * the admin page with their e-mail. A used or expired link says so, and who can send a new one.
  */

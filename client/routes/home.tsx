@@ -73,7 +73,7 @@ export function HomePage() {
                 The pledge form needs JavaScript. Please turn it on to pledge.
               </p>
             </noscript>
-            {/* A plain link: the page is rendered on the server, with no JavaScript (issue 28). */}
+            {/* A plain link: the page is rendered on the server, with no JavaScript. */}
             <p className="mt-3 text-center text-sm">
               <a
                 href={SERVER_PAGE_PATHS.whereTheMoneyGoes}

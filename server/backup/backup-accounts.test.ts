@@ -11,7 +11,7 @@ import { writeBackupFile } from './dump';
 import { restoreBackup } from './restore';
 
 /**
- * Issue 27: a backup carries the team (accounts with their password hashes, never a password or a
+ * A backup carries the team (accounts with their password hashes, never a password or a
  * session) and a restore brings the accounts back and ends every session, the owner's too.
  */
 describe('backups and the team', () => {

@@ -49,7 +49,7 @@ export const pledges = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' })
       .notNull()
       .default(sql`clock_timestamp()`),
-    /** When name and e-mail were erased (issue 28: the donor, an admin, or retention). */
+    /** When name and e-mail were erased (the donor, an admin, or retention). */
     erasedAt: timestamp('erased_at', { withTimezone: true, mode: 'date' }),
     /**
      * The payment reference the donor puts in the transfer's note (shared/payment-reference.ts).
@@ -275,7 +275,7 @@ export const deliveryUpdates = pgTable(
 export const OWNER_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
 
 /**
- * Named admin accounts (issue 27, docs/decisions/021-team-accounts.md): the owner and the team
+ * Named admin accounts (docs/decisions/021-team-accounts.md): the owner and the team
  * members. A member's password hash is set when they accept the invitation.
  */
 export const adminAccounts = pgTable(

@@ -2,7 +2,7 @@ import { SERVER_PAGE_PATHS } from '@shared/pages';
 import { escapeHtml } from './html';
 
 /**
- * A page rendered on the server as plain HTML, without the client app (issue 28: "Where the money
+ * A page rendered on the server as plain HTML, without the client app ("Where the money
  * goes", the privacy notice). No script at all: fast and whole with JavaScript off. Its few styles
  * are inline, so it needs nothing the client build made.
  */

@@ -11,7 +11,7 @@ import { describe, expect, test } from '../../tests/support/fixtures';
 import { createMember, type Member } from '../../tests/support/team';
 
 /**
- * Issue 27: the role table (shared/admin-roles.ts) walked in full. Every admin route × every role,
+ * The role table (shared/admin-roles.ts) walked in full. Every admin route × every role,
  * and no session: the roles it names get past the auth hook (whatever the route then answers to
  * an empty body: 200, 400, 404, 415), every other role gets 403 with the table's message, and no
  * session gets 401. Threat "privilege escalation between roles" in docs/SECURITY.md.

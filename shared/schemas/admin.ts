@@ -7,7 +7,7 @@ export const loginSchema = z.object({
     .min(1, { error: ADMIN_MESSAGES.passwordRequired })
     .max(4096, { error: ADMIN_MESSAGES.invalidPassword }),
   /**
-   * A team member's e-mail (issue 27). Absent or empty: the owner's password (ADMIN_PASSWORD), the
+   * A team member's e-mail. Absent or empty: the owner's password (ADMIN_PASSWORD), the
    * spec's login unchanged.
    */
   email: z.string().trim().max(320).optional(),

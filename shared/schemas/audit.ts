@@ -60,7 +60,7 @@ const auditEntrySchema = z.object({
   pledgeId: z.string().nullable(),
   pledgeReference: z.string().nullable(),
   clientIp: z.string().nullable(),
-  /** Who acted, with their name and role at the time (issue 27); null before accounts existed. */
+  /** Who acted, with their name and role at the time; null before accounts existed. */
   actor: z.object({ accountId: z.string(), name: z.string(), role: z.string() }).nullable(),
   details: z.record(z.string(), z.unknown()).nullable(),
 });

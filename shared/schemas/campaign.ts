@@ -150,7 +150,7 @@ export const campaignSchema = z.object({
     .regex(/^[A-Za-z0-9-]+$/, 'supplierBrand must be letters, digits and dashes'),
   footerDisclaimer: z.array(text).min(1),
   /**
-   * Reminders for unpaid pledges (issue 26, docs/decisions/019-reminders-and-lapse.md): sent at
+   * Reminders for unpaid pledges (docs/decisions/019-reminders-and-lapse.md): sent at
    * these days after the pledge; still unpaid `lapseAfterDays` after it, a pledge is Lapsed.
    */
   reminders: z
@@ -187,7 +187,7 @@ export const campaignSchema = z.object({
     .string()
     .refine(validTimeZone, { message: 'timeZone must be an IANA time zone, e.g. America/Jamaica' })
     .default(CAMPAIGN_TIME_ZONE),
-  /** Donor data and privacy (issue 28): the notice at /privacy and the retention rule. */
+  /** Donor data and privacy: the notice at /privacy and the retention rule. */
   privacy: privacySchema.optional(),
 });
 

@@ -228,7 +228,7 @@ export const pledgeListQuerySchema = z.object({
 /** Admin listing query (GET /api/admin/pledges): server-side search, filter, sort and paging. */
 export const adminPledgeQuerySchema = z.object({
   search: z.string().max(200).optional().default(''),
-  /** cancelled and lapsed (lapsed or released) are issue 26's statuses (migration 0019). */
+  /** cancelled and lapsed (lapsed or released) are the statuses of migration 0019 (record 019). */
   status: z.enum(['all', 'paid', 'pending', 'cancelled', 'lapsed']).optional().default('all'),
   sort: z.enum(['date', 'amount']).optional().default('date'),
   order: z.enum(['asc', 'desc']).optional().default('desc'),

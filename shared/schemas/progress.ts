@@ -41,7 +41,7 @@ export const progressSchema = z.object({
    */
   donorCount: z.number().int(),
   /**
-   * Containers delivered: the sum of the delivery updates' container counts (issue 28, pledged →
+   * Containers delivered: the sum of the delivery updates' container counts (pledged →
    * received → delivered). An extra field; optional so an older server's answer still reads.
    */
   containersDelivered: z.number().int().optional(),

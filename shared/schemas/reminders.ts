@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * The reminder schedule and lapse as the admin sees them (issue 26,
- * docs/decisions/019-reminders-and-lapse.md).
+ * The reminder schedule and lapse as the admin sees them
+ * (docs/decisions/019-reminders-and-lapse.md).
  */
 export const reminderSettingsSchema = z.object({
   /** campaign.json, read-only here. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ADMIN_ROLES, MEMBER_ROLES } from '../admin-roles';
 
-/** Issue 27: the owner's Team tab and the member's set-password page. */
+/** The owner's Team tab and the member's set-password page. */
 export const TEAM_MESSAGES = {
   nameRequired: 'Enter the member’s name',
   emailInvalid: 'Enter a valid e-mail address',

@@ -147,7 +147,7 @@ describe('pledge management', () => {
       'All Statuses',
       'Paid Only',
       'Pending Only',
-      // Issue 26: pledges the donor cancelled, and lapsed ones.
+      // Pledges the donor cancelled, and lapsed ones.
       'Cancelled',
       'Lapsed',
     ]);

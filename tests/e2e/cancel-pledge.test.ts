@@ -9,7 +9,7 @@ import {
 import { startServer, type RunningServer } from './support/server';
 
 /**
- * "I can't complete this pledge" (issue 26): the donor cancels from the status page, after a
+ * "I can't complete this pledge": the donor cancels from the status page, after a
  * confirmation; the page then says it is cancelled, the public total drops by the pledge, and the
  * admin finds it under the Cancelled filter.
  */

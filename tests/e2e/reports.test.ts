@@ -14,7 +14,7 @@ import {
 import { startServer, type RunningServer } from './support/server';
 
 /**
- * The Reports tab (issue 26): the admin opens it with seeded data, sees the charts and their
+ * The Reports tab: the admin opens it with seeded data, sees the charts and their
  * tables, and follows an age of owed money to the pledge table filtered to it; axe stays clean.
  * The data is written into the server's database before it starts, with dates weeks back, as the
  * API can only make pledges dated now.

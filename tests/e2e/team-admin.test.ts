@@ -8,7 +8,7 @@ import { loginThroughUi, seriousA11yViolations, useSite } from './support/browse
 import type { RunningServer } from './support/server';
 
 /**
- * Issue 27 in the browser: the owner invites a member in the Team tab (the link taken from the
+ * In the browser: the owner invites a member in the Team tab (the link taken from the
  * outbox's .eml), the member chooses a password on /admin/join and signs in with their e-mail; a
  * viewer sees donors' e-mails masked, no Export and no payment buttons; axe stays clean.
  */

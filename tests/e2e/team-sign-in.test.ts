@@ -7,7 +7,7 @@ import { seriousA11yViolations, useSite } from './support/browser';
 import type { RunningServer } from './support/server';
 
 /**
- * Issue 27: the owner invites a member (the link taken from the outbox's .eml), the member sets a
+ * The owner invites a member (the link taken from the outbox's .eml), the member sets a
  * password with it and signs in at the same "Admin Access" dialog with their e-mail. (The
  * set-password page is not built yet: the member's step goes through its API.)
  */

@@ -13,7 +13,7 @@ import {
 import { startServer, type RunningServer } from './support/server';
 
 /**
- * Issue 28 in the browser: the home's three stages (pledged, received, delivered) and the
+ * In the browser: the home's three stages (pledged, received, delivered) and the
  * server-rendered "Where the money goes", with JavaScript on and off; a donor downloads and erases
  * their data from the status page.
  */

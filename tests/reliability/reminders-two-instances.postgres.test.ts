@@ -6,7 +6,7 @@ const PLEDGES = 60;
 const DAY = 24 * 3600_000;
 
 /**
- * Reminders (issue 26) with two app instances over one PostgreSQL database: both run the scheduler
+ * Reminders with two app instances over one PostgreSQL database: both run the scheduler
  * at the same moved clock, at once and several times; every due reminder is queued exactly once
  * (each step is claimed by a conditional upsert in the transaction that queues it).
  */

@@ -15,16 +15,16 @@ const PUBLIC_WRITES = new Set([
   // "I've sent the transfer": no session, but the status link's token (404 without it;
   // docs/decisions/014-email-outbox.md).
   'POST /api/pledges/:id/sent',
-  // "I can't complete this pledge": the same token (issue 26).
+  // "I can't complete this pledge": the same token.
   'POST /api/pledges/:id/cancel',
-  // "Erase my personal data" (issue 28): the same token in the body.
+  // "Erase my personal data": the same token in the body.
   'POST /api/pledges/:id/erase',
   // Delivery news: the status page's choice (the status link's token in the body) and the
   // one-click unsubscribe (RFC 8058: mail programs POST without a session; the link's own HMAC
   // token; server/modules/news/news.test.ts).
   'POST /api/pledges/:id/news',
   'POST /api/news/unsubscribe',
-  // A team invitation's link (issue 27): no session, the link's token (404 without it;
+  // A team invitation's link: no session, the link's token (404 without it;
   // server/modules/admin/team.test.ts).
   'POST /api/team/invitation',
   'POST /api/team/password',

@@ -62,10 +62,10 @@ describe('9.3 password work stays bounded in total', () => {
     expect(pledge.status).toBe(201);
     const answers = await flood;
     const statuses = answers.map((r) => r.status);
-    // 429: all 200 try the owner's password, whose per-account limit (issue 27: 3 × the
+    // 429: all 200 try the owner's password, whose per-account limit (3 × the
     // per-address one) stops those admitted past it, also before any password work.
     for (const s of statuses) expect([401, 429, 503]).toContain(s);
-    // At most 2 checks run and 30 wait at any moment, and (issue 27) the owner's account takes
+    // At most 2 checks run and 30 wait at any moment, and the owner's account takes
     // at most 30 failures a minute: the rest is refused at once, 503 or 429, without any password
     // work (before the fix all 200 were checked).
     const busy = answers.filter((r) => r.status === 503 || r.status === 429);

@@ -15,7 +15,7 @@ import { toast } from '../../components/ui/toast-store';
 import { apiRequest, isUnauthorized } from '../../lib/api-client';
 import { pledgeRelatedKeys, queryKeys } from '../../lib/query-keys';
 
-/** Who is signed in (issue 27): the UI shows only what the role may use. */
+/** Who is signed in: the UI shows only what the role may use. */
 export interface AdminAccount {
   name: string;
   role: AdminRole;
@@ -33,7 +33,7 @@ export interface AdminAuth {
   account: AdminAccount | null;
   /** Whether the signed-in role may call an admin route (shared/admin-roles.ts); false while unknown. */
   may(method: string, route: string): boolean;
-  /** The owner with the password alone; a team member with e-mail and password (issue 27). */
+  /** The owner with the password alone; a team member with e-mail and password. */
   login(password: string, email?: string): Promise<LoginResult>;
   /** After the second step (or its set-up): the session is open. */
   completeLogin(): Promise<void>;

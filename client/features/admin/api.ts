@@ -511,7 +511,7 @@ export function useResendInstructions() {
 const reminderSettingsKey = ['/api/admin/reminders'] as const;
 const pledgeRemindersKey = (id: string) => ['/api/admin/pledges', id, 'reminders'] as const;
 
-/** The schedule (read-only), the campaign-wide pause and what is lapsed (issue 26). */
+/** The schedule (read-only), the campaign-wide pause and what is lapsed. */
 export function useReminderSettings() {
   return useQuery({
     queryKey: reminderSettingsKey,
@@ -572,7 +572,7 @@ export function usePledgeReminderPause() {
   });
 }
 
-// --- Donor data and privacy (issue 28) ---------------------------------------------------------
+// --- Donor data and privacy ---------------------------------------------------------
 
 /** GET /api/admin/privacy: the retention rule and when it anonymises. */
 export function useRetention() {

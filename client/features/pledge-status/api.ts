@@ -43,7 +43,7 @@ export function useMarkSent(id: string, token: string) {
 }
 
 /**
- * "I can't complete this pledge" (issue 26): POST /api/pledges/{id}/cancel with the token in the
+ * "I can't complete this pledge": POST /api/pledges/{id}/cancel with the token in the
  * body; the page then shows the pledge as cancelled.
  */
 export function useCancelPledge(id: string, token: string) {

@@ -11,7 +11,7 @@ test.override('appOptions', { env: { TRUST_PROXY: 'true' } });
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
-/** Issue 27: team members sign in with e-mail and password at the owner's login. */
+/** Team members sign in with e-mail and password at the owner's login. */
 describe('member sign-in', () => {
   test('right e-mail and password sign in; wrong ones get one message for both', async ({
     app,

@@ -17,7 +17,7 @@ import * as repo from './repo';
 import { twoFactorLogin } from './two-factor-login';
 
 const WINDOW_MS = 60_000;
-/** An account's failed logins per minute, as a multiple of one address's (issue 27). */
+/** An account's failed logins per minute, as a multiple of one address's. */
 const PER_ACCOUNT_FACTOR = 3;
 /** What an unknown e-mail's password is checked against (same cost as a real one). */
 let unknownHash: Promise<string> | undefined;
@@ -26,7 +26,7 @@ const unknownAccountHash = () =>
 
 const sessionStateSchema = z.object({
   isAuthenticated: z.boolean(),
-  /** Who is signed in (issue 27): the client shows what the role may use. */
+  /** Who is signed in: the client shows what the role may use. */
   account: z.object({ name: z.string(), role: z.enum(ADMIN_ROLES) }).optional(),
   /** Signed in only to set up a second factor, which the campaign requires. */
   secondFactorSetup: z.literal(true).optional(),
@@ -117,7 +117,7 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext) {
         const { password } = request.body;
         // Counted before the check, in one atomic statement: parallel attempts each see their
         // own count, so at most `limit` of them reach scrypt in a window, across instances too.
-        // Per address, and per account (issue 27): guesses spread over many addresses meet the
+        // Per address, and per account: guesses spread over many addresses meet the
         // account's limit, set higher so one address is stopped by its own limit first.
         const counted = [
           await countAttempt(request, key, limit),

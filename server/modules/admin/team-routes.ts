@@ -32,7 +32,7 @@ import { PasswordCheckGate } from './password-check-gate';
 import * as repo from './repo';
 import * as tfRepo from './two-factor-repo';
 
-/** How long an invitation or reset link works (issue 27). */
+/** How long an invitation or reset link works. */
 const INVITATION_TTL_MS = 72 * 3600_000;
 
 const idParams = z.object({ id: z.uuid({ error: TEAM_MESSAGES.memberNotFound }) });
@@ -58,7 +58,7 @@ function toMember(r: repo.AccountRow, withSecondFactor: Set<string>): TeamMember
 }
 
 /**
- * The team (issue 27, docs/decisions/021-team-accounts.md): the owner adds members, changes their
+ * The team (docs/decisions/021-team-accounts.md): the owner adds members, changes their
  * roles and disables them; an invitation link (single use, 72 hours, sent through the outbox) lets
  * a member choose a password. Who may call what is in shared/admin-roles.ts.
  */
@@ -251,7 +251,7 @@ export async function teamRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const { token, password } = request.body;
-      // Per address and per link (issue 27), counted before any work: a link is 256 bits, so
+      // Per address and per link, counted before any work: a link is 256 bits, so
       // this bounds the scrypt work and the common-list checks one client can cause.
       const limit = config.rateLimitLoginPerMinute;
       await countAttempt(`team-link:${clientKey(request.ip)}`, limit);

@@ -55,7 +55,7 @@ async function resetLink(app: TestApp, owner: string, id: string, email: string)
 }
 
 /**
- * Issue 27, the rest of the accounts: reset links, the common-password list, members changing
+ * The rest of the accounts: reset links, the common-password list, members changing
  * their own password, the owner's session list, and the rate limits of the join page. Threats
  * "invitation replay" and "privilege escalation between roles" in docs/SECURITY.md.
  */

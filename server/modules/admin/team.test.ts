@@ -11,7 +11,7 @@ test.override('appOptions', { now: () => new Date(clock) });
 const NEW_PASSWORD = 'a-long-member-passphrase';
 
 /**
- * Issue 27: the owner's team API, invitations through the outbox (single use, 72 hours), and the
+ * The owner's team API, invitations through the outbox (single use, 72 hours), and the
  * sessions a disabled account or a new password ends. Threat "invitation replay" in
  * docs/SECURITY.md.
  */

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 
-/** Who did what an audit entry records, as they were then (issue 27). */
+/** Who did what an audit entry records, as they were then. */
 export interface AuditActor {
   accountId: string;
   name: string;

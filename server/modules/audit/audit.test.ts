@@ -117,7 +117,7 @@ describe('audit log', () => {
     expect(byAction.get('pledge.delete')!.details).toMatchObject({
       deleted: { id: p.id, reference: p.reference, amount: 120 },
     });
-    // No donor data in the log (issue 28): the entries name the pledge by id and reference.
+    // No donor data in the log: the entries name the pledge by id and reference.
     expect(byAction.get('pledge.delete')!.details!.deleted).not.toHaveProperty('email');
     expect(byAction.get('progress.update')!.details).toMatchObject({
       after: { manualAdjustment: 25 },

@@ -31,7 +31,7 @@ export type Tag =
 export const TAGS: Record<Tag, string> = {
   pledges: 'Pledges: the public form and list, and the administrators’ management of them',
   'donor status': 'The donor’s private status link, sent in every e-mail',
-  reminders: 'Reminders for unpaid pledges, their pause, and lapsed pledges (issue 26)',
+  reminders: 'Reminders for unpaid pledges, their pause, and lapsed pledges',
   reports: 'The fulfilment report: what was promised, what arrived and when',
   progress: 'The campaign’s totals, and their live stream',
   updates: 'Progress updates with a photo, posted by the administrators',

@@ -86,7 +86,7 @@ describe('e-mail over SMTP', () => {
       campaign.payment.jmdTransfer.accountNumber,
       campaign.payment.confirmationEmail,
       // The amount to send; the reference alone in the note; the USD account first for a US$
-      // pledge; no request to e-mail a confirmation (issue 24, item 7).
+      // pledge; no request to e-mail a confirmation.
       'Amount to transfer: US$1,250',
       'In the payment note of your transfer, put only your payment reference: ',
     ])

@@ -92,7 +92,7 @@ export async function enqueue(
 
 /**
  * Instructions and reminders queued since `since`, per recipient address (lower-cased): the
- * per-recipient cap (MAIL_PER_ADDRESS_PER_DAY) of the reminders (issue 26).
+ * per-recipient cap (MAIL_PER_ADDRESS_PER_DAY) of the reminders.
  */
 export async function recentMailByAddress(
   db: DbOrTx,
@@ -154,7 +154,7 @@ export interface DueMessage {
   /** The pledge of a donor's message; null for a team invitation. */
   pledge: typeof pledges.$inferSelect | null;
   hasLink: boolean;
-  /** A team invitation's link and member (issue 27); null for a donor's message. */
+  /** A team invitation's link and member; null for a donor's message. */
   invitation: {
     id: string;
     expiresAt: Date;

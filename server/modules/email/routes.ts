@@ -77,7 +77,7 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  // "I can't complete this pledge" (issue 26): the donor cancels, authorised by the link's token.
+  // "I can't complete this pledge": the donor cancels, authorised by the link's token.
   app.post(
     '/api/pledges/:id/cancel',
     {

@@ -20,7 +20,7 @@ export class StatusLinks {
   }
 
   /**
-   * A team invitation's token (issue 27), under the same key: the worker writes the link when it
+   * A team invitation's token, under the same key: the worker writes the link when it
    * sends the e-mail; admin_invitations keeps only its SHA-256.
    */
   invitationToken(invitationId: string): string {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '../../../tests/support/fixtures';
 
 /**
- * "Where the money goes" (issue 28): a public page rendered on the server (no script), with the
+ * "Where the money goes": a public page rendered on the server (no script), with the
  * money received by week per currency and in containers, the deliveries in order and the running
  * totals, following payments and updates.
  */

@@ -10,7 +10,7 @@ import { buildLedger } from './service';
 const HTML_TYPE = 'text/html; charset=utf-8';
 
 /**
- * "Where the money goes" (issue 28), server-rendered plain HTML. Rebuilt when the public state
+ * "Where the money goes", server-rendered plain HTML. Rebuilt when the public state
  * changes (every payment and delivery update is a snapshot write), else served from memory.
  */
 export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {

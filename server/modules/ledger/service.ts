@@ -4,7 +4,7 @@ import type { DeliveryUpdate } from '@shared/schemas/update';
 import type { WeeklyReceipt } from './repo';
 
 /**
- * "Where the money goes" (issue 28): money received by week, per currency and in containers, the
+ * "Where the money goes": money received by week, per currency and in containers, the
  * deliveries in order, and the running totals of containers delivered against those paid for.
  * Pure: the route gives it the week sums (SQL) and the updates (the snapshot).
  */

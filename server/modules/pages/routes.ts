@@ -234,7 +234,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: AppContext & { clien
     },
   );
 
-  // A team member's invitation or reset link (issue 27): the app, which asks the API whose link it
+  // A team member's invitation or reset link: the app, which asks the API whose link it
   // is. The token is in the address: not kept by caches or the browser, never sent on as referrer.
   app.get(
     ADMIN_JOIN_PATH,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { adminPledges, progress } from '../../../tests/support/api';
 import { describe, expect, test } from '../../../tests/support/fixtures';
 
-/** "I can't complete this pledge" (issue 26): the donor cancels with the status link's token. */
+/** "I can't complete this pledge": the donor cancels with the status link's token. */
 describe('POST /api/pledges/:id/cancel', () => {
   async function created(pledge: (o?: Record<string, unknown>) => Promise<unknown>, o = {}) {
     const p = (await pledge(o)) as { id: string; statusUrl: string };

@@ -109,7 +109,7 @@ describe('GET /api/pledges', () => {
         'receivedMinor',
         'outstandingMinor',
         'overpaidMinor',
-        // open, cancelled, lapsed or released (issue 26).
+        // open, cancelled, lapsed or released.
         'pledgeStatus',
       ].sort(),
     );

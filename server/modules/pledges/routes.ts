@@ -76,7 +76,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
     },
     (request, reply) => {
       const { limit } = request.query;
-      // Only a role that reads the dashboard gets the admin rows (issue 27); an editor gets the
+      // Only a role that reads the dashboard gets the admin rows; an editor gets the
       // public list.
       const admin = request.admin;
       if (!admin || !roleMay(admin.role, 'GET', '/api/admin/pledges')) {
@@ -306,7 +306,7 @@ export async function pledgeRoutes(fastify: FastifyInstance, ctx: AppContext) {
           return {
             result: updated ? { row: updated, paid } : undefined,
             // The payment has its own entry (pledge.confirm); name, e-mail and amount this one. A
-            // changed name or e-mail is named, never its values (issue 28: no donor data in the log).
+            // changed name or e-mail is named, never its values (no donor data in the log).
             audit:
               after && keys.length > 0
                 ? {

@@ -325,7 +325,7 @@ const CANCEL_REFUSED_PAID =
   'Part of this pledge has been paid, so it cannot be cancelled here. Please write to us instead.';
 
 /**
- * "I can't complete this pledge" (issue 26, docs/decisions/019-reminders-and-lapse.md): the donor's
+ * "I can't complete this pledge" (docs/decisions/019-reminders-and-lapse.md): the donor's
  * cancel, authorised by the status link's token (the caller checked it). The pledge stays in the
  * table (the admin list shows it as Cancelled) and leaves the totals exactly as a deletion would
  * (the totals triggers count only open and lapsed pledges, migration 0019); no further reminder is

@@ -65,7 +65,7 @@ export function toAdminPledge(r: PledgeRow): AdminPledge {
   };
 }
 
-/** The personal fields of a pledge: never copied into the audit log (issue 28). */
+/** The personal fields of a pledge: never copied into the audit log. */
 const PERSONAL_FIELDS = ['name', 'email'] as const;
 
 /**
@@ -96,7 +96,7 @@ export function auditEditDetails(
   };
 }
 
-/** The admin row as a role may see it: the viewer's has the donor's e-mail masked (issue 27). */
+/** The admin row as a role may see it: the viewer's has the donor's e-mail masked. */
 export function forRole(p: AdminPledge, role: AdminRole): AdminPledge {
   return seesDonorEmails(role) ? p : { ...p, email: maskEmail(p.email) };
 }

@@ -8,7 +8,7 @@ import { MIGRATIONS_FOLDER } from '../../db/migrate';
 import { auditLog, statementImports, statementLines } from '../../db/schema';
 
 /**
- * Issue 28: the audit log refers to a pledge by id and reference and never keeps a donor's name or
+ * The audit log refers to a pledge by id and reference and never keeps a donor's name or
  * e-mail, so deleting or erasing a pledge leaves no copy. The test walks every admin action that
  * touches a pledge and scans every row of the log.
  */

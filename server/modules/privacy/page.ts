@@ -7,7 +7,7 @@ const PRIVACY_TITLE = 'Privacy notice';
 const list = (items: string[]) =>
   `<ul>\n${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('\n')}\n</ul>`;
 
-/** /privacy: the campaign's notice from campaign.json (issue 28), plain server-rendered HTML. */
+/** /privacy: the campaign's notice from campaign.json, plain server-rendered HTML. */
 export function privacyPage(campaign: Campaign): string {
   const n = campaign.privacy?.notice;
   const body = n

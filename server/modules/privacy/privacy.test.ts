@@ -9,7 +9,7 @@ import { auditLog, outbox, pledges } from '../../db/schema';
 import { ERASED_NAME } from './repo';
 
 /**
- * Donors' rights and retention (issue 28): the download holds exactly that donor's pledge; erasing
+ * Donors' rights and retention: the download holds exactly that donor's pledge; erasing
  * removes name and e-mail from the pledges table, the audit log and the outbox while the totals
  * stay exact; the admin erases every pledge of an address; the retention rule anonymises on its
  * day, by the injected clock.

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { donorLinks, outbox, payments, pledges, statementLines } from '../../db/schema';
 
-/** All SQL of donor-data rights and retention (issue 28). */
+/** All SQL of donor-data rights and retention. */
 
 export const ERASED_NAME = 'Erased donor';
 /** example.invalid can never receive mail (RFC 2606); one address per erasure keeps donor counts. */

@@ -27,7 +27,7 @@ declare module 'fastify' {
   }
 }
 
-/** Donors' rights, the admin's erasure, retention and the privacy notice (issue 28). */
+/** Donors' rights, the admin's erasure, retention and the privacy notice. */
 export async function privacyRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, config, email, snapshot } = ctx;

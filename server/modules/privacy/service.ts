@@ -10,7 +10,7 @@ import { toAdminPledge } from '../pledges/views';
 import * as repo from './repo';
 
 /**
- * Donors' rights and retention (issue 28; Jamaica's Data Protection Act 2020): a donor downloads
+ * Donors' rights and retention (Jamaica's Data Protection Act 2020): a donor downloads
  * and erases their data from the status page, an admin erases every pledge of one address, and the
  * retention rule anonymises all pledges after the campaign. Routes and the daily job call these.
  */

@@ -3,7 +3,7 @@ import { describe, expect, test } from '../../../tests/support/fixtures';
 import { openEventStream } from '../../../tests/support/sse';
 
 /**
- * Pledged → received → delivered (issue 28): containers delivered are the delivery updates'
+ * Pledged → received → delivered: containers delivered are the delivery updates'
  * container counts summed, and follow every create, edit and delete, in /api/progress and in the
  * live stream.
  */

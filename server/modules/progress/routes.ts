@@ -124,7 +124,7 @@ export async function progressRoutes(fastify: FastifyInstance, ctx: AppContext) 
       await snapshot.write(() =>
         audited(db, request, async (tx) => {
           const before = await repo.readProgressRow(tx);
-          // The goal is a campaign-wide setting: the owner's (issue 27). An editor may send the
+          // The goal is a campaign-wide setting: the owner's. An editor may send the
           // current goal back with the adjustment (the dialog does), not a new one.
           const role = request.admin!.role;
           if (

@@ -5,7 +5,7 @@ import { startTestSmtp } from '../../../tests/support/smtp';
 import type { TestApp } from '../../../tests/support/test-app';
 
 /**
- * The reminder schedule (issue 26, docs/decisions/019-reminders-and-lapse.md), driven by moving
+ * The reminder schedule (docs/decisions/019-reminders-and-lapse.md), driven by moving
  * the app's clock and calling the scheduler's runOnce: never a sleep. E-mails over real SMTP.
  */
 const DAY = 24 * 3600_000;

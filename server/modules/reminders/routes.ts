@@ -22,7 +22,7 @@ import {
 
 const pledgeParams = idParamsSchema('pledge');
 
-/** The admin's reminder controls (issue 26 item 5); every change is audited. */
+/** The admin's reminder controls; every change is audited. */
 export async function reminderRoutes(fastify: FastifyInstance, ctx: AppContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, config, snapshot } = ctx;

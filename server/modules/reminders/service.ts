@@ -9,7 +9,7 @@ import type { AuditActor } from '../pledges/service';
 import * as repo from './repo';
 
 /**
- * Reminders for unpaid pledges, and the lapse (issue 26, docs/decisions/019-reminders-and-lapse.md).
+ * Reminders for unpaid pledges, and the lapse (docs/decisions/019-reminders-and-lapse.md).
  *
  * One `runOnce(now)` is the whole scheduler; an interval calls it with `config.now()` while the app
  * runs, and tests call it with a moved clock. Each run:

@@ -96,7 +96,7 @@ const lineDetails = (l: repo.StatementLineRow) => ({
   bookedOn: l.bookedOn,
   amountCents: l.amountCents,
   currency: l.currency,
-  // Payer and description are left out: the bank's text names the donor (issue 28); the line's
+  // Payer and description are left out: the bank's text names the donor; the line's
   // id leads to them while the statement is kept.
 });
 

@@ -71,7 +71,7 @@ export async function confirmLines(
                 bookedOn: line.bookedOn,
                 amountMinor: line.amountCents,
                 currency: line.currency,
-                // No payer or description: the bank's text names the donor (issue 28).
+                // No payer or description: the bank's text names the donor.
               },
             },
           })

@@ -10,7 +10,7 @@ import { describe, expect, test } from '../../../tests/support/fixtures';
 import { statementImports, statementLines } from '../../db/schema';
 
 /**
- * Reading statements through the API (issue 24 items 2, 3): layouts of real exports, refusals
+ * Reading statements through the API: layouts of real exports, refusals
  * with a 4xx, fingerprints of the raw cells (another mapping of the same bytes adds nothing),
  * possible duplicates, saved mappings, OFX and CAMT.053 without a mapping. Every line's outcome
  * per fixture is in fixtures.unit.test.ts.

@@ -11,7 +11,7 @@ import { Label } from '../../../components/ui/label';
 import { useEraseEmail, useRetention } from '../api';
 
 /**
- * Donor data (issue 28): when the retention rule anonymises every pledge, and the erasure of every
+ * Donor data: when the retention rule anonymises every pledge, and the erasure of every
  * pledge of one address (a request by letter). The log keeps which pledges, never the address.
  */
 export function DonorDataPanel() {

@@ -12,7 +12,7 @@ import { SecuritySettings } from './security-settings';
 /**
  * "Admin Access" (product rule): an empty password gives "Password is required"; a rejected one
  * gives "Invalid admin password" and clears the field. No other client-side rule. Team members
- * (issue 27) also fill in the optional e-mail field; a rejected member sign-in says "Invalid e-mail
+ * also fill in the optional e-mail field; a rejected member sign-in says "Invalid e-mail
  * or password". Left empty, the dialog is the spec's owner login, unchanged.
  */
 export function LoginDialog({

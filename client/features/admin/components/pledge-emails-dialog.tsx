@@ -14,7 +14,7 @@ import {
   useResendInstructions,
 } from '../api';
 
-/** The pledge's reminders (issue 26): how many went, the next one due, pause/resume. */
+/** The pledge's reminders: how many went, the next one due, pause/resume. */
 function PledgeRemindersSection({ pledgeId }: { pledgeId: string }) {
   const reminders = usePledgeReminders(pledgeId);
   const timeZone = useCampaignTimeZone();

@@ -130,7 +130,7 @@ function PledgeRow({
           ) : pledge.isPaid ? (
             <Badge title={paymentProgressText(pledge)}>{PAYMENT_STATE_LABEL.paid}</Badge>
           ) : pledge.pledgeStatus === 'cancelled' ? (
-            // Cancelled by the donor (issue 26): not counted; a payment that still arrives reopens it.
+            // Cancelled by the donor: not counted; a payment that still arrives reopens it.
             <>
               <Badge variant="outline">{PLEDGE_STATUS_LABEL.cancelled}</Badge>
               {recordButton}

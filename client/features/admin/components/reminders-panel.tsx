@@ -11,7 +11,7 @@ import { useCampaignReminderPause, useReleaseLapsed, useReminderSettings } from 
 import { ConfirmDialog } from './confirm-dialog';
 
 /**
- * Reminders for unpaid pledges (issue 26): the schedule from the campaign config (read-only), the
+ * Reminders for unpaid pledges: the schedule from the campaign config (read-only), the
  * campaign-wide pause, and the lapsed pledges still counted, with "Release lapsed pledges".
  */
 export function RemindersPanel() {

@@ -8,7 +8,7 @@ import { Dialog, DialogClose, DialogContent } from '../../../components/ui/dialo
 import { apiRequest, errorMessage } from '../../../lib/api-client';
 
 /**
- * The donor's rights on their status page (issue 28, Jamaica's Data Protection Act 2020): download
+ * The donor's rights on their status page (Jamaica's Data Protection Act 2020): download
  * everything held about the pledge, or erase name and e-mail (after a confirmation). The download
  * is a plain link, so it works before (and without) JavaScript.
  */

@@ -14,7 +14,7 @@ import { useCampaignTimeZone } from '../../../lib/campaign-time-zone';
 import { useCancelPledge, useMarkSent } from '../api';
 import { DeliveryNewsChoice } from './delivery-news';
 
-/** The issue's words (issue 26): the button, the dialog's title and the confirm. */
+/** The issue's words: the button, the dialog's title and the confirm. */
 const CANT_COMPLETE = 'I can\u2019t complete this pledge';
 
 /**
@@ -70,7 +70,7 @@ export function PledgeStatus({
   /** The campaign's payment details (the route passes them in: features do not import features). */
   paymentDetails: ReactNode;
   onDownload: () => void;
-  /** Shown under the status card: delivery so far, the donor's data (issue 28). */
+  /** Shown under the status card: delivery so far, the donor's data. */
   extra?: ReactNode;
 }) {
   const markSent = useMarkSent(pledge.id, token);

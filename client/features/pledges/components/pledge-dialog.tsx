@@ -287,7 +287,7 @@ export default function PledgeDialog({
               {submitting ? 'Submitting...' : 'Submit Pledge'}
             </Button>
           </DialogFooter>
-          {/* Issue 28: what happens to the donor's name and e-mail, before they give them;
+          {/* What happens to the donor's name and e-mail, before they give them;
               after the buttons, so the keyboard reaches Submit first. */}
           <p className="text-xs text-ink-600">
             We use your name and e-mail only for this pledge (and delivery news if you tick the

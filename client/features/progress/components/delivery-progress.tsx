@@ -2,7 +2,7 @@ import { formatNumber } from '@shared/format';
 import { SERVER_PAGE_PATHS } from '@shared/pages';
 
 /**
- * How far delivery has come, for the donor's status page (issue 28): "So far 41,200 of the 60,000
+ * How far delivery has come, for the donor's status page: "So far 41,200 of the 60,000
  * containers paid for have been delivered."
  */
 export function deliveryProgressText(delivered: number, paidFor: number): string {

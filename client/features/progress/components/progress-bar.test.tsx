@@ -140,7 +140,7 @@ describe('ProgressTiles', () => {
 
   it('never lets an overpayment cancel another donor’s debt (the server sums what is owed)', () => {
     // 32,195 containers received (one donor paid far more than pledged) while another still owes
-    // 454: the difference would say 0 (issue 24); the server's per-pledge sum says 454.
+    // 454: the difference would say 0; the server's per-pledge sum says 454.
     renderBar(
       <ProgressBar
         currentAmount={30_000}

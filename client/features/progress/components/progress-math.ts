@@ -60,7 +60,7 @@ export function receivedView(
 }
 
 /**
- * The third stage (issue 28): containers delivered, the delivery updates' counts summed. Drawn as a
+ * The third stage: containers delivered, the delivery updates' counts summed. Drawn as a
  * part of the received part (never wider than it); the text keeps the real number.
  */
 export function deliveredView(

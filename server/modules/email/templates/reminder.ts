@@ -19,7 +19,7 @@ import {
 } from './layout';
 
 /**
- * The reminder of an unpaid or part-paid pledge (issue 26, server/modules/reminders): what is still
+ * The reminder of an unpaid or part-paid pledge (server/modules/reminders): what is still
  * owed, the reference, the account of the pledge's currency (shared/payment-text.ts, the one layout
  * of the payment instructions), the status link, and "I can't complete this pledge" (the status
  * page, where the donor can cancel). Its wording lives here, apart from campaign.json, on purpose:

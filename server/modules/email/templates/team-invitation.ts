@@ -14,7 +14,7 @@ export interface InvitationData {
   reset?: boolean;
 }
 
-/** Issue 27: the owner added a team member; the link lets them choose their password. */
+/** The owner added a team member; the link lets them choose their password. */
 export function teamInvitationEmail({
   campaign,
   name,
