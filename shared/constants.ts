@@ -4,8 +4,6 @@
  * is in campaign.json instead (shared/schemas/campaign.ts, shared/prices.ts).
  */
 export { CURRENCIES, type Currency } from './prices';
-/** The configured unit prices (shared/prices.ts), for code that still indexes the old constant. */
-export { UNIT_PRICE_CENTS } from './prices';
 
 export const RECENT_PLEDGES_LIMIT = 8;
 /** How many delivery updates the page's embedded data carries; the rest load on demand. */

@@ -66,16 +66,3 @@ export function unitPriceText(): string {
     ' or ',
   );
 }
-
-/**
- * The unit prices by currency, read when a property is read (they follow setCampaignPrices).
- * Kept for code that indexes the old constant; new code calls unitPriceCents().
- */
-export const UNIT_PRICE_CENTS: Readonly<Record<Currency, number>> = Object.freeze({
-  get USD() {
-    return unitPriceCents('USD');
-  },
-  get JMD() {
-    return unitPriceCents('JMD');
-  },
-});

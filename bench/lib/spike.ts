@@ -4,6 +4,7 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../../server/db/client';
+import { probeProgress, stats, type Latency } from './latency';
 import { cpuMs, measurePost, type LoadResult } from './load';
 import { createBenchDatabase } from './postgres';
 import { freePort, ROOT, sleep, startServer, type RunningServer } from './servers';
@@ -19,7 +20,6 @@ import { freePort, ROOT, sleep, startServer, type RunningServer } from './server
  *    process) and once as .eml files, while one client asks GET /api/progress again and again (10
  *    ms apart), as the home pages do: the time to send them all and the latency meanwhile.
  */
-export type Latency = { count: number; p50Ms: number; p99Ms: number; maxMs: number };
 export interface PostVsPeer {
   db: 'pglite' | 'postgres';
   app: LoadResult;
@@ -40,31 +40,6 @@ export interface ReminderSpike {
 }
 
 export const SPIKE_REMINDERS = Number(process.env.BENCH_SPIKE_REMINDERS ?? 100_000);
-
-function stats(samples: number[]): Latency {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-  const r = (n: number) => Math.round(n * 10) / 10;
-  return {
-    count: sorted.length,
-    p50Ms: r(at(0.5)),
-    p99Ms: r(at(0.99)),
-    maxMs: r(sorted.at(-1) ?? 0),
-  };
-}
-
-/** GET /api/progress one after another (10 ms apart) until `until()` says stop; the latencies. */
-async function probe(baseUrl: string, until: () => boolean): Promise<number[]> {
-  const samples: number[] = [];
-  while (!until()) {
-    const t0 = performance.now();
-    const res = await fetch(`${baseUrl}/api/progress`);
-    await res.arrayBuffer();
-    samples.push(performance.now() - t0);
-    await sleep(10);
-  }
-  return samples;
-}
 
 type AppEnv = (port: number, extra: Record<string, string>) => Record<string, string>;
 
@@ -260,31 +235,28 @@ export async function benchReminderSpike(
     // From the moment it answers: the worker starts with the app and may have sent some already.
     const started = performance.now();
     const cpuBefore = cpuMs(app.pid);
-    let done = false;
     const base = app.baseUrl;
-    const probing = probe(base, () => done);
-    let last = 0;
-    let lastChange = performance.now();
-    while (sent() < SPIKE_REMINDERS) {
-      await sleep(250);
-      const n = sent();
-      if (n !== last) {
-        last = n;
-        lastChange = performance.now();
-      } else if (performance.now() - lastChange > 30_000) {
-        throw new Error(`reminders (${mailer}): stuck at ${n} of ${SPIKE_REMINDERS} for 30 s`);
+    const allSent = (async () => {
+      let last = 0;
+      let lastChange = performance.now();
+      while (sent() < SPIKE_REMINDERS) {
+        await sleep(250);
+        const n = sent();
+        if (n !== last) {
+          last = n;
+          lastChange = performance.now();
+        } else if (performance.now() - lastChange > 30_000) {
+          throw new Error(`reminders (${mailer}): stuck at ${n} of ${SPIKE_REMINDERS} for 30 s`);
+        }
       }
-    }
+    })();
+    const probing = probeProgress(base, allSent);
+    await allSent;
     const sendMs = Math.round(performance.now() - started);
     const cpuAfter = cpuMs(app.pid);
-    done = true;
     const progress = stats(await probing);
     // The same probe for 5 s with nothing to send: what this (shared) machine gives anyway.
-    let idleDone = false;
-    const idleProbe = probe(base, () => idleDone);
-    await sleep(5000);
-    idleDone = true;
-    const progressIdle = stats(await idleProbe);
+    const progressIdle = stats(await probeProgress(base, sleep(5000)));
     const perSecond = Math.round((SPIKE_REMINDERS / sendMs) * 1000);
     const cpuUsPerMessage =
       cpuBefore !== undefined && cpuAfter !== undefined

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { probeProgress, stats, type Latency } from './latency';
 import { postPledges } from './load';
 import { freePort, ROOT, sleep, startServer } from './servers';
 
@@ -22,7 +23,6 @@ export interface ImportResult {
   /** The same requests for 5 s with no import: what this (shared) machine gives anyway. */
   progressIdle: Latency;
 }
-type Latency = { count: number; p50Ms: number; p99Ms: number; maxMs: number };
 
 const LINES = 20_000;
 const TARGET_BYTES = 5 * 1024 * 1024 - 64 * 1024;
@@ -35,33 +35,6 @@ export function bigStatement(): string {
   const base = [header, ...Array.from({ length: LINES }, (_, i) => row(i, ''))].join('\n').length;
   const pad = 'X'.repeat(Math.max(0, Math.floor((TARGET_BYTES - base) / LINES)));
   return [header, ...Array.from({ length: LINES }, (_, i) => row(i, pad))].join('\n');
-}
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-  const r = (n: number) => Math.round(n * 10) / 10;
-  return {
-    count: sorted.length,
-    p50Ms: r(at(0.5)),
-    p99Ms: r(at(0.99)),
-    maxMs: r(sorted.at(-1) ?? 0),
-  };
-}
-
-/** GET /api/progress one after another (10 ms apart) until `done` settles; the latencies. */
-async function probe(baseUrl: string, done: Promise<unknown>): Promise<number[]> {
-  let finished = false;
-  void done.finally(() => (finished = true)).catch(() => undefined);
-  const samples: number[] = [];
-  while (!finished) {
-    const t0 = performance.now();
-    const res = await fetch(`${baseUrl}/api/progress`);
-    await res.arrayBuffer();
-    samples.push(performance.now() - t0);
-    await sleep(10);
-  }
-  return samples;
 }
 
 export async function benchStatementImport(
@@ -108,10 +81,10 @@ export async function benchStatementImport(
       `[import] a statement of ${LINES.toLocaleString('en-US')} lines, ${(bytes / 1024 / 1024).toFixed(2)} MB; GET /api/progress one at a time meanwhile`,
     );
 
-    const idle = await probe(baseUrl, sleep(5000));
+    const idle = await probeProgress(baseUrl, sleep(5000));
     let t0 = performance.now();
     const preview = post('/api/admin/statements/preview/file', {});
-    const duringPreview = await probe(baseUrl, preview);
+    const duringPreview = await probeProgress(baseUrl, preview);
     await preview;
     const previewMs = Math.round(performance.now() - t0);
 
@@ -128,7 +101,7 @@ export async function benchStatementImport(
       fileName: 'bench.csv',
       mapping: JSON.stringify(mapping),
     });
-    const duringImport = await probe(baseUrl, imported);
+    const duringImport = await probeProgress(baseUrl, imported);
     const result = await imported;
     const importMs = Math.round(performance.now() - t0);
     const out: ImportResult = {

@@ -5,7 +5,13 @@ import { TWO_FACTOR_MESSAGES } from '@shared/schemas/two-factor-messages';
 import { TEST_ADMIN_PASSWORD } from '../support/admin-password';
 import { invitationToken } from '../support/team';
 import { screenshot, seedPledges } from './support/admin-api';
-import { dialog, logOutFromHeader, openSecuritySettings, waitForToast } from './support/admin-ui';
+import {
+  addVirtualAuthenticator,
+  dialog,
+  logOutFromHeader,
+  openSecuritySettings,
+  waitForToast,
+} from './support/admin-ui';
 import { seriousA11yViolations, useSite } from './support/browser';
 import type { RunningServer } from './support/server';
 
@@ -28,17 +34,7 @@ let site: string;
 useSite({}, async (s) => {
   ({ server, page, context } = s);
   site = server.baseUrl.replace('127.0.0.1', 'localhost');
-  cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  }));
+  ({ cdp, authenticatorId } = await addVirtualAuthenticator(context, page));
 });
 
 const DONOR_EMAIL = 'marcia.donor@example.org';

@@ -3,7 +3,12 @@ import type { CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { invitationToken } from '../support/team';
 import { adminCookie, screenshot } from './support/admin-api';
-import { dialog, logOutFromHeader, openSecuritySettings } from './support/admin-ui';
+import {
+  addVirtualAuthenticator,
+  dialog,
+  logOutFromHeader,
+  openSecuritySettings,
+} from './support/admin-ui';
 import { seriousA11yViolations, useSite } from './support/browser';
 import type { RunningServer } from './support/server';
 
@@ -23,17 +28,7 @@ let authenticatorId: string;
 useSite({}, async (s) => {
   ({ server, page } = s);
   site = server.baseUrl.replace('127.0.0.1', 'localhost');
-  cdp = await s.context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  }));
+  ({ cdp, authenticatorId } = await addVirtualAuthenticator(s.context, page));
 });
 
 const PASSWORD = 'a-volunteer-passphrase';

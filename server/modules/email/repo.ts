@@ -52,27 +52,24 @@ export async function recentInstructions(
   clientKeys: string[],
   since: Date,
 ): Promise<{ byEmail: Map<string, number>; byClient: Map<string, number> }> {
-  const at = since.toISOString();
   const byEmail = new Map<string, number>();
   const byClient = new Map<string, number>();
-  if (emails.length > 0) {
-    const res = (await db.execute(sql`
-      select lower(p.email) as email, count(*)::int as n
-      from pledges p join outbox o on o.pledge_id = p.id
-      where lower(p.email) = any(${sql.param(emails)}::text[])
-        and o.kind = 'instructions' and o.created_at > ${at}::timestamptz
-      group by 1`)) as unknown as { rows: { email: string; n: number }[] };
-    for (const r of res.rows) byEmail.set(r.email, Number(r.n));
-  }
-  if (clientKeys.length > 0) {
-    const res = (await db.execute(sql`
-      select p.client_key, count(*)::int as n
-      from pledges p join outbox o on o.pledge_id = p.id
-      where p.client_key = any(${sql.param(clientKeys)}::text[])
-        and o.kind = 'instructions' and o.created_at > ${at}::timestamptz
-      group by 1`)) as unknown as { rows: { client_key: string; n: number }[] };
-    for (const r of res.rows) byClient.set(r.client_key, Number(r.n));
-  }
+  if (emails.length === 0 && clientKeys.length === 0) return { byEmail, byClient };
+  const at = since.toISOString();
+  // One statement (one round trip in the pledge writer's transaction); an empty list finds nothing.
+  const res = (await db.execute(sql`
+    select 'email' as part, lower(p.email) as key, count(*)::int as n
+    from pledges p join outbox o on o.pledge_id = p.id
+    where lower(p.email) = any(${sql.param(emails)}::text[])
+      and o.kind = 'instructions' and o.created_at > ${at}::timestamptz
+    group by 2
+    union all
+    select 'client', p.client_key, count(*)::int
+    from pledges p join outbox o on o.pledge_id = p.id
+    where p.client_key = any(${sql.param(clientKeys)}::text[])
+      and o.kind = 'instructions' and o.created_at > ${at}::timestamptz
+    group by 2`)) as unknown as { rows: { part: 'email' | 'client'; key: string; n: number }[] };
+  for (const r of res.rows) (r.part === 'email' ? byEmail : byClient).set(r.key, Number(r.n));
   return { byEmail, byClient };
 }
 

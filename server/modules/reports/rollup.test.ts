@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { UNIT_PRICE_CENTS } from '@shared/constants';
+import { containersFor } from '@shared/containers';
 import type { DbOrTx } from '../../db/client';
 import { describe, expect, test } from '../../../tests/support/fixtures';
 import * as repo from './repo';
@@ -117,10 +117,20 @@ describe('the report rollups', () => {
     // Moments from 1 January to 20 March, to the minute: across Kingston's midnights and weeks.
     const moment = () =>
       new Date(Date.parse('2026-01-01T00:00:00Z') + r.int(0, 78 * 1440) * 60_000);
-    const ids = async (table: string, where = sql`true`) =>
-      (await rows(db, sql`select id from ${sql.raw(table)} where ${where} order by id`)).map(
-        (x) => x.id as string,
-      );
+    // Ids are random uuids: listed in an order the seeded sequence decides (then the id), so a
+    // run picks the same rows every time.
+    const ORDER: Record<string, string> = {
+      pledges: 'created_at, amount, email, id',
+      payments: 'recorded_at, booked_on, credited_minor, id',
+      outbox: 'created_at, step, sent_at, id',
+    };
+    const ids = async (table: keyof typeof ORDER & string, where = sql`true`) =>
+      (
+        await rows(
+          db,
+          sql`select id from ${sql.raw(table)} where ${where} order by ${sql.raw(ORDER[table]!)}`,
+        )
+      ).map((x) => x.id as string);
     /** What the app keeps on the pledge: the sum of its active payments. */
     const syncReceived = (pledgeId: string) =>
       db.execute(sql`
@@ -139,7 +149,7 @@ describe('the report rollups', () => {
           await db.execute(sql`
             insert into pledges (name, email, amount, currency, containers, created_at, status)
             values ('Rollup', ${`rollup${r.int(1, 40)}@example.org`}, ${amount}, ${currency},
-              ${Math.floor((amount * 100) / UNIT_PRICE_CENTS[currency])}, ${moment()},
+              ${containersFor(amount, currency)}, ${moment()},
               ${r.pick(STATUSES)})`);
         }
       },
@@ -155,7 +165,7 @@ describe('the report rollups', () => {
         const currency = r.pick(['USD', 'JMD'] as const);
         const amount = r.int(1, 5000);
         await db.execute(sql`update pledges set amount = ${amount}, currency = ${currency},
-          containers = ${Math.floor((amount * 100) / UNIT_PRICE_CENTS[currency])} where id = ${id}`);
+          containers = ${containersFor(amount, currency)} where id = ${id}`);
         await syncReceived(id);
       },
       async changeStatus() {

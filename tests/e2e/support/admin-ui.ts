@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { screenshot } from './admin-api';
 
 /**
@@ -100,4 +100,26 @@ export async function openSecuritySettings(page: Page) {
   const settings = dialog(page, 'Two-factor sign-in');
   await settings.waitFor();
   return settings;
+}
+
+/**
+ * Chromium's virtual authenticator (DevTools protocol) on `page`, which answers its WebAuthn calls
+ * as a platform authenticator with user verification: what a passkey test signs with.
+ */
+export async function addVirtualAuthenticator(
+  context: BrowserContext,
+  page: Page,
+): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
+  });
+  return { cdp, authenticatorId };
 }
