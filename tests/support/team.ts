@@ -57,14 +57,21 @@ export async function memberLogin(t: TestApp, email: string, password: string): 
   return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
 }
 
+const MTIME_SLACK_MS = 50;
+
 /**
  * The newest invitation link sent to `email`, read from the outbox's .eml files (DATA_DIR/outbox,
  * no SMTP_URL): what the member would click. Waits for the e-mail worker, up to 30 s.
+ *
+ * `after` is a Date.now() taken before the request that sends the e-mail (taken after it, the
+ * worker may already have written the file: a wait that never ends). `except` is a link already
+ * read, for a second link to the same address.
  */
 export async function invitationToken(
   t: { dataDir: string },
   email: string,
   after = 0,
+  except?: string,
 ): Promise<string> {
   const dir = path.join(t.dataDir, 'outbox');
   // 30 s: in a full run on two cores the worker's turn can come late. Each file is parsed once.
@@ -81,7 +88,8 @@ export async function invitationToken(
     for (const f of files) {
       const full = path.join(dir, f);
       const at = statSync(full).mtimeMs;
-      if (at < after) continue;
+      // File times come from the kernel's coarse clock, a few ms behind Date.now().
+      if (at < after - MTIME_SLACK_MS) continue;
       const key = `${f}@${at}`;
       let mail = parsedFiles.get(key);
       if (!mail) {
@@ -92,7 +100,8 @@ export async function invitationToken(
         };
         parsedFiles.set(key, mail);
       }
-      if (mail.to.includes(email) && mail.link) found.push({ at, token: mail.link });
+      if (mail.to.includes(email) && mail.link && mail.link !== except)
+        found.push({ at, token: mail.link });
     }
     if (found.length) return found.sort((a, b) => b.at - a.at)[0]!.token;
     if (Date.now() > deadline) throw new Error(`no invitation e-mail to ${email}`);
