@@ -33,6 +33,9 @@ export async function startTestSmtp(opts: { delayMs?: number } = {}): Promise<Te
     disabledCommands: ['STARTTLS'],
     authOptional: true,
     logger: false,
+    // On close, the app's pooled connections may still be open (a file's app closes after its
+    // afterAll hooks): the default waits 30 s for them before it forces them shut.
+    closeTimeout: 200,
     onConnect(_session, callback) {
       state.connections += 1;
       callback();
