@@ -5,6 +5,9 @@ import type { OutputBundle, OutputChunk } from 'rolldown';
 import type { Plugin } from 'vite';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
+import { setCampaignPrices } from './shared/prices';
+import { campaignSchema } from './shared/schemas/campaign';
+import { campaignText as fillCampaignText } from './shared/share';
 
 const apiPort = Number(process.env.API_PORT ?? 5001);
 
@@ -12,7 +15,7 @@ const apiPort = Number(process.env.API_PORT ?? 5001);
  * The dev server fills in the campaign's title and description as the production server does
  * (server/modules/pages/routes.ts), from config/campaign.json or CAMPAIGN_CONFIG.
  */
-function campaignText(): Plugin {
+function campaignPageText(): Plugin {
   return {
     name: 'campaign-text',
     apply: 'serve',
@@ -20,14 +23,12 @@ function campaignText(): Plugin {
       const file =
         process.env.CAMPAIGN_CONFIG ??
         fileURLToPath(new URL('./config/campaign.json', import.meta.url));
-      const c = JSON.parse(readFileSync(file, 'utf8')) as {
-        siteTitle: string;
-        siteDescription: string;
-      };
+      const c = campaignSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+      setCampaignPrices(c);
       const esc = (v: string) => v.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
       return html
         .replaceAll('%CAMPAIGN_SITE_TITLE%', esc(c.siteTitle))
-        .replaceAll('%CAMPAIGN_SITE_DESCRIPTION%', esc(c.siteDescription));
+        .replaceAll('%CAMPAIGN_SITE_DESCRIPTION%', esc(fillCampaignText(c.siteDescription, c)));
     },
   };
 }
@@ -135,7 +136,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   root: 'client',
   publicDir: 'public',
   plugins: [
-    campaignText(),
+    campaignPageText(),
     react(),
     tailwindcss(),
     paintFirst(),

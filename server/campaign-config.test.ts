@@ -19,7 +19,8 @@ const other = {
   ...campaign,
   name: 'Valley Flood Kitchens',
   siteTitle: 'Valley Flood Kitchens — Pledge meals',
-  siteDescription: 'Pledge meal containers for the valley.',
+  siteDescription: 'Pledge meal containers for the valley: every {unitPrice} feeds one.',
+  shareDescription: 'Help {campaign} reach {goal} meals.',
   eyebrow: 'Flood relief · Valley',
   lightbox: { ...campaign.lightbox, howYouCanHelp: 'Pledge, then pay by bank transfer.' },
   beneficiaries: 'families in the flooded valley',
@@ -59,7 +60,11 @@ describe('a campaign.json with other prices, goal and texts', () => {
     const html = text(await (await app.request('/')).text());
     expect(html).toContain('<title>Valley Flood Kitchens — Pledge meals</title>');
     expect(html).toContain(
-      '<meta name="description" content="Pledge meal containers for the valley."',
+      '<meta name="description" content="Pledge meal containers for the valley: every CA$0.25 or TT$1.70 feeds one."',
+    );
+    // The share preview ends with the configured sentence, its placeholders filled.
+    expect(html).toMatch(
+      /<meta property="og:description" content="[^"]*\. Help Valley Flood Kitchens reach 1,000 meals\."/,
     );
     expect(html).toContain('Flood relief · Valley');
     expect(html).toContain('CA$0.25 or TT$1.70 provides one meal container');

@@ -77,13 +77,21 @@ export const campaignSchema = z.object({
   tagline: text,
   /** The home page's document title (also the share preview's fallback). */
   siteTitle: text,
-  /** The pages' meta description, for search engines. */
-  siteDescription: text,
   /**
-   * What a donor shares after "I just pledged N meal containers": {campaign} is the campaign's
-   * name, {unitPrice} the price of one container in both currencies.
+   * The pages' meta description, for search engines. Here and in the texts below that say so,
+   * {campaign} is the campaign's name, {unitPrice} the price of one container in both currencies,
+   * {currencies} their prefixes and {goal} the configured goal (campaignText in shared/share.ts).
    */
+  siteDescription: text,
+  /** What a donor shares after "I just pledged N meal containers" ({campaign}, {unitPrice}, {goal}). */
   shareMessage: text,
+  /**
+   * The last sentence of the home's share preview (og:description), after the tagline and the
+   * live progress ({campaign}, {unitPrice}, {goal}).
+   */
+  shareDescription: text.default(
+    'Every pledge provides biodegradable meal containers for community kitchens and shelters.',
+  ),
   /** The small line above the home page's and the welcome box's heading. */
   eyebrow: text.default('Hurricane relief · Jamaica'),
   /**
@@ -121,6 +129,7 @@ export const campaignSchema = z.object({
     problem1: text,
     problem2: text,
     solution: text,
+    /** ({campaign}, {unitPrice}, {goal}) */
     howYouCanHelp: text,
   }),
   payment: z.object({

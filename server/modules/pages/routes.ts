@@ -15,6 +15,7 @@ import {
   STATUS_PAGE_PREFIX,
 } from '@shared/pages';
 import type { DonorPledgeView } from '@shared/schemas/email';
+import { campaignText } from '@shared/share';
 import type { AppContext } from '../../context';
 import { escapeHtml } from '../../lib/html';
 import { pledgeForRequest } from '../email/service';
@@ -82,7 +83,9 @@ export async function pageRoutes(app: FastifyInstance, ctx: AppContext & { clien
   // The campaign's title and description go in once: they change with the config, not per request.
   const template = (existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : FALLBACK_HTML)
     .replaceAll(SITE_TITLE_PLACEHOLDER, () => escapeHtml(config.campaign.siteTitle))
-    .replaceAll(SITE_DESCRIPTION_PLACEHOLDER, () => escapeHtml(config.campaign.siteDescription));
+    .replaceAll(SITE_DESCRIPTION_PLACEHOLDER, () =>
+      escapeHtml(campaignText(config.campaign.siteDescription, config.campaign)),
+    );
   const renderer = await loadRenderer(
     path.resolve(clientDir, '..', 'ssr', 'entry-server.js'),
     app.log,

@@ -1,7 +1,7 @@
 import { escapeHtml } from '../../lib/html';
 import type { Campaign } from '@shared/schemas/campaign';
 import type { Progress } from '@shared/schemas/progress';
-import { progressSummary } from '@shared/share';
+import { campaignText, progressSummary } from '@shared/share';
 import { SHARE_IMAGE_HEIGHT, SHARE_IMAGE_WIDTH, shareKey, type ShareFacts } from './share-image';
 
 /** Where client/index.html takes the share tags (inside <head>). */
@@ -30,7 +30,7 @@ export function shareMetaTags(campaign: Campaign, progress: Progress, baseUrl: s
   const home = `${baseUrl}/`;
   const image = `${baseUrl}${SHARE_IMAGE_PATH}?v=${shareKey(shareFacts(campaign, progress, baseUrl))}`;
   const summary = progressSummary(progress.currentAmount, progress.goalAmount);
-  const description = `${campaign.tagline}. ${summary}. Every pledge provides biodegradable meal containers for community kitchens and shelters.`;
+  const description = `${campaign.tagline}. ${summary}. ${campaignText(campaign.shareDescription, campaign)}`;
   const alt = `${campaign.name}: ${summary}`;
   const tags: [string, string, string][] = [
     ['property', 'og:type', 'website'],

@@ -7,6 +7,7 @@ import {
   LIGHTBOX_FADE_OUT_MS,
 } from '@shared/constants';
 import type { Campaign } from '@shared/schemas/campaign';
+import { campaignText } from '@shared/share';
 import { cn } from '../../../lib/cn';
 import { hasSeenLightbox, markLightboxSeen } from '../lightbox-flag';
 
@@ -99,7 +100,7 @@ export function CampaignLightbox({ campaign }: { campaign: Campaign }) {
     ['Problem 1', campaign.lightbox.problem1],
     ['Problem 2', campaign.lightbox.problem2],
     ['Solution', campaign.lightbox.solution],
-    ['How You Can Help', campaign.lightbox.howYouCanHelp],
+    ['How You Can Help', campaignText(campaign.lightbox.howYouCanHelp, campaign)],
   ];
 
   return (
