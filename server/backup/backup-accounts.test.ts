@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../tests/support/test-app';
+import { afterAll } from 'vitest';
+import { describe, expect, test } from '../../tests/support/fixtures';
 import { createMember, memberLogin, type Member } from '../../tests/support/team';
 import { hashPassword, SCRYPT_PARAMS } from '../modules/admin/password';
 import * as adminRepo from '../modules/admin/repo';
@@ -15,13 +15,11 @@ import { restoreBackup } from './restore';
  * session) and a restore brings the accounts back and ends every session, the owner's too.
  */
 describe('backups and the team', () => {
-  let app: TestApp;
   let tmp: string;
   let file: string;
   let member: Member;
 
-  beforeAll(async () => {
-    app = await startTestApp();
+  test.beforeAll(async ({ app }) => {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'relief-backup-team-'));
     member = await createMember(app, 'treasurer', { password: 'backed-up-passphrase-9' });
     await member.login();
@@ -29,12 +27,11 @@ describe('backups and the team', () => {
     await writeBackupFile(app.database, path.join(app.dataDir, 'uploads'), file);
   });
 
-  afterAll(async () => {
-    await app?.close();
+  afterAll(() => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('holds the accounts with their hashes, and no password or session', async () => {
+  test('holds the accounts with their hashes, and no password or session', async ({ app }) => {
     const lines = gunzipSync(readFileSync(file))
       .toString('utf8')
       .split('\n')
@@ -50,7 +47,7 @@ describe('backups and the team', () => {
     expect(text).not.toContain(member.password);
   });
 
-  it('a restore brings the accounts back and ends every session', async () => {
+  test('a restore brings the accounts back and ends every session', async ({ app }) => {
     const owner = await app.login();
     const memberCookie = await member.login();
     // After the backup the member's password changed: the restore puts the backed-up hash back.

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach } from 'vitest';
 import { uploadImage } from '../../../tests/support/api';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 import {
   createTestDatabase,
   forgetStoredAdminPassword,
-  startTestApp,
   TEST_ADMIN_PASSWORD,
   type TestApp,
 } from '../../../tests/support/test-app';
@@ -14,8 +14,7 @@ import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
 import { settings } from '../../db/schema';
 
-const HOUR = 3600_000;
-const MINUTE = 60_000;
+// The session's lifetime and the login rate limit (a clock the tests move): session-clock.test.ts.
 
 /** The session cookie's value ("sid=<token>") and its attributes from a Set-Cookie header. */
 function parseSetCookie(header: string | null) {
@@ -35,19 +34,18 @@ const check = async (t: TestApp, cookie?: string) => {
 
 describe('admin session', () => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
+  test.beforeAll(async ({ app }) => {
+    t = app;
   });
-  afterAll(() => t.close());
 
-  it('reports not authenticated without a cookie, and is never cached', async () => {
+  test('reports not authenticated without a cookie, and is never cached', async () => {
     const res = await t.request('/api/admin/check');
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await res.json()).toEqual({ isAuthenticated: false });
   });
 
-  it('logs in with the right password and sets an HttpOnly, SameSite=Lax, Path=/ cookie', async () => {
+  test('logs in with the right password and sets an HttpOnly, SameSite=Lax, Path=/ cookie', async () => {
     const res = await login(t, TEST_ADMIN_PASSWORD);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -63,14 +61,14 @@ describe('admin session', () => {
     expect(await check(t, pair)).toBe(true);
   });
 
-  it('issues a new token at every login', async () => {
+  test('issues a new token at every login', async () => {
     const tokens = new Set<string>();
     for (let i = 0; i < 3; i++) tokens.add(await t.login());
     expect(tokens.size).toBe(3);
     for (const cookie of tokens) expect(await check(t, cookie)).toBe(true);
   });
 
-  it('rotates the session at login: the cookie the browser had before is revoked', async () => {
+  test('rotates the session at login: the cookie the browser had before is revoked', async () => {
     const before = await t.login();
     const res = await login(t, TEST_ADMIN_PASSWORD, before);
     expect(res.status).toBe(200);
@@ -80,7 +78,7 @@ describe('admin session', () => {
     expect(await check(t, after)).toBe(true);
   });
 
-  it('revokes the session at logout: the old cookie then gets 401', async () => {
+  test('revokes the session at logout: the old cookie then gets 401', async () => {
     const cookie = await t.login();
     expect((await t.request('/api/admin/pledges', { cookie })).status).toBe(200);
 
@@ -97,20 +95,20 @@ describe('admin session', () => {
     expect(await again.json()).toEqual({ message: 'Admin session required' });
   });
 
-  it('answers logout without a session too (the client logs out whatever happens)', async () => {
+  test('answers logout without a session too (the client logs out whatever happens)', async () => {
     const res = await t.request('/api/admin/logout', { method: 'POST' });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ isAuthenticated: false });
   });
 
-  it('refuses a wrong password with "Invalid admin password" and sets no cookie', async () => {
+  test('refuses a wrong password with "Invalid admin password" and sets no cookie', async () => {
     const res = await login(t, 'not-the-password');
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ message: 'Invalid admin password' });
     expect(res.headers.get('set-cookie')).toBeNull();
   });
 
-  it.each([
+  test.each([
     ['an empty password', { password: '' }],
     ['no password', {}],
     ['a number', { password: 12345678 }],
@@ -121,7 +119,7 @@ describe('admin session', () => {
     expect((await res.json()).message).toBe('Password is required');
   });
 
-  it('compares passwords of any length without failing (hashes of both sides)', async () => {
+  test('compares passwords of any length without failing (hashes of both sides)', async () => {
     for (const password of ['x', TEST_ADMIN_PASSWORD + 'x', 'é'.repeat(4000)]) {
       const res = await login(t, password);
       expect(res.status).toBe(401);
@@ -133,81 +131,10 @@ describe('admin session', () => {
     expect(huge.status).toBe(413);
   });
 
-  it('treats a made-up or malformed cookie as no session', async () => {
+  test('treats a made-up or malformed cookie as no session', async () => {
     for (const cookie of ['sid=' + 'A'.repeat(43), 'sid=short', 'sid=%00%01', 'sid=']) {
       expect(await check(t, cookie)).toBe(false);
       expect((await t.request('/api/admin/pledges', { cookie })).status).toBe(401);
-    }
-  });
-});
-
-describe('session lifetime', () => {
-  let t: TestApp;
-  let clock = Date.parse('2025-03-01T12:00:00Z');
-  beforeAll(async () => {
-    t = await startTestApp({ now: () => new Date(clock) });
-  });
-  afterAll(() => t.close());
-
-  it('ends a session left idle longer than SESSION_IDLE_MINUTES (120)', async () => {
-    const cookie = await t.login();
-    clock += 119 * MINUTE;
-    expect(await check(t, cookie)).toBe(true);
-    clock += 121 * MINUTE;
-    expect(await check(t, cookie)).toBe(false);
-  });
-
-  it('ends every session 12 hours after login, however active', async () => {
-    const cookie = await t.login();
-    for (let h = 1; h < 12; h++) {
-      clock += HOUR;
-      expect(await check(t, cookie)).toBe(true);
-    }
-    clock += HOUR;
-    expect(await check(t, cookie)).toBe(false);
-    expect((await t.request('/api/admin/pledges', { cookie })).status).toBe(401);
-  });
-});
-
-describe('login rate limit', () => {
-  let t: TestApp;
-  let clock = Date.parse('2025-03-01T12:00:00Z');
-  beforeAll(async () => {
-    t = await startTestApp({ now: () => new Date(clock) });
-  });
-  afterAll(() => t.close());
-
-  it('answers 429 with Retry-After after 10 failures in a minute, even for the right password', async () => {
-    for (let i = 0; i < 10; i++) {
-      const res = await login(t, `wrong-${i}`);
-      expect(res.status).toBe(401);
-    }
-    const blocked = await login(t, TEST_ADMIN_PASSWORD);
-    expect(blocked.status).toBe(429);
-    const retryAfter = Number(blocked.headers.get('retry-after'));
-    expect(Number.isInteger(retryAfter)).toBe(true);
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(60);
-    expect((await blocked.json()).message).toMatch(/Too many login attempts/);
-    expect(blocked.headers.get('set-cookie')).toBeNull();
-
-    // A minute later the window has passed.
-    clock += 61_000;
-    expect((await login(t, TEST_ADMIN_PASSWORD)).status).toBe(200);
-  });
-
-  it('does not count successful logins', async () => {
-    clock += 61_000;
-    for (let i = 0; i < 15; i++) expect((await login(t, TEST_ADMIN_PASSWORD)).status).toBe(200);
-  });
-
-  it('is turned off by RATE_LIMIT_LOGIN_PER_MINUTE=0', async () => {
-    const free = await startTestApp({ env: { RATE_LIMIT_LOGIN_PER_MINUTE: '0' } });
-    try {
-      for (let i = 0; i < 12; i++) expect((await login(free, 'wrong')).status).toBe(401);
-      expect((await login(free, TEST_ADMIN_PASSWORD)).status).toBe(200);
-    } finally {
-      await free.close();
     }
   });
 });
@@ -218,7 +145,7 @@ describe('generated admin password (no ADMIN_PASSWORD)', () => {
     while (cleanups.length) await cleanups.pop()!();
   });
 
-  it('is generated once, reported once, stored as a hash, and accepted at login', async () => {
+  test('is generated once, reported once, stored as a hash, and accepted at login', async () => {
     const { database, drop } = await createTestDatabase();
     cleanups.push(async () => {
       await database.close();
@@ -299,9 +226,9 @@ describe('admin calls without a session', () => {
     return { pledges, progress, updates };
   };
 
-  beforeAll(async () => {
-    t = await startTestApp();
-    cookie = await t.login();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
     const pledge = await t.request('/api/pledges', {
       method: 'POST',
       json: { name: 'Ann', email: 'ann@example.org', amount: 110 },
@@ -314,9 +241,8 @@ describe('admin calls without a session', () => {
     });
     ids = { pledge: (await pledge.json()).id, update: (await update.json()).id, imageUrl };
   });
-  afterAll(() => t.close());
 
-  it('answers 401 on every admin call and changes nothing', async () => {
+  test('answers 401 on every admin call and changes nothing', async () => {
     const before = await state();
     const revoked = await t.login();
     await t.request('/api/admin/logout', { method: 'POST', cookie: revoked });
@@ -332,7 +258,7 @@ describe('admin calls without a session', () => {
     expect(await state()).toEqual(before);
   });
 
-  it('answers 401 before reading the body (a wrong content type is not even parsed)', async () => {
+  test('answers 401 before reading the body (a wrong content type is not even parsed)', async () => {
     const res = await t.request('/api/progress', {
       method: 'PUT',
       headers: { 'content-type': 'text/plain' },
@@ -341,7 +267,7 @@ describe('admin calls without a session', () => {
     expect(res.status).toBe(401);
   });
 
-  it('lets the same calls through with a session (the list above is really admin-only)', async () => {
+  test('lets the same calls through with a session (the list above is really admin-only)', async () => {
     for (const [method, url] of adminCalls(ids).filter(([m]) => m === 'GET')) {
       expect((await t.request(url, { method, cookie })).status).toBe(200);
     }

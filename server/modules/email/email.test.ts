@@ -1,18 +1,31 @@
-import { simpleParser } from 'mailparser';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
 import campaign from '../../../config/campaign.json';
 import { configProblems } from '../../../tests/support/config-problems';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 import { until } from '../../../tests/support/net';
-import { startTestSmtp, type TestSmtp } from '../../../tests/support/smtp';
-import { startTestApp, type TestApp } from '../../../tests/support/test-app';
+import { startTestSmtp } from '../../../tests/support/smtp';
+import type { TestApp } from '../../../tests/support/test-app';
 import { loadConfig } from '../../config';
 import { statementLines } from '../../db/schema';
 
-/** Instruction and receipt e-mails through the outbox, over real SMTP. */
+/**
+ * Instruction and receipt e-mails through the outbox, over real SMTP. (The status link and the
+ * .eml files written without SMTP_URL: donor-status-link.test.ts.)
+ */
 const FAST_RETRY = { MAIL_RETRY_BASE_MS: '100', MAIL_POLL_MS: '50' };
+
+// The SMTP server first: its address is one of the file's app options.
+const smtp = await startTestSmtp();
+afterAll(() => smtp.close());
+test.override('appOptions', {
+  env: {
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Relief Campaign <relief@campaign.test>',
+    PUBLIC_URL: 'https://relief.example.org',
+    ...FAST_RETRY,
+  },
+});
 
 interface Created {
   id: string;
@@ -35,28 +48,15 @@ async function outboxRows(t: TestApp) {
 }
 
 describe('e-mail over SMTP', () => {
-  let smtp: TestSmtp;
   let t: TestApp;
   let cookie: string;
 
-  beforeAll(async () => {
-    smtp = await startTestSmtp();
-    t = await startTestApp({
-      env: {
-        SMTP_URL: smtp.url,
-        MAIL_FROM: 'Relief Campaign <relief@campaign.test>',
-        PUBLIC_URL: 'https://relief.example.org',
-        ...FAST_RETRY,
-      },
-    });
-    cookie = await t.login();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await smtp?.close();
+  test.beforeAll(async ({ app, adminClient }) => {
+    t = app;
+    cookie = adminClient.cookie;
   });
 
-  it('sends the instructions of a new pledge: amount, containers, bank details, status link', async () => {
+  test('sends the instructions of a new pledge: amount, containers, bank details, status link', async () => {
     // Another donor's pledge first: it must never appear in this donor's e-mail.
     await pledge(t, { name: 'Other Donor', email: 'other@donors.test', amount: 77 });
     await smtp.waitFor(1);
@@ -121,7 +121,7 @@ describe('e-mail over SMTP', () => {
     );
   });
 
-  it('sends a receipt with the amount received and the date when the payment is confirmed', async () => {
+  test('sends a receipt with the amount received and the date when the payment is confirmed', async () => {
     const created = await pledge(t, {
       name: 'Devon Receipt',
       email: 'devon@donors.test',
@@ -155,7 +155,7 @@ describe('e-mail over SMTP', () => {
     expect(smtp.received.length).toBe(before + 1);
   });
 
-  it('sends a receipt over SMTP for a payment confirmed from a bank statement, with its cents', async () => {
+  test('sends a receipt over SMTP for a payment confirmed from a bank statement, with its cents', async () => {
     const created = await pledge(t, {
       name: 'Statement Receipt',
       email: 'statement@donors.test',
@@ -191,7 +191,7 @@ describe('e-mail over SMTP', () => {
     expect(receipt.text).toContain('Still to pay: J$87.66');
   });
 
-  it('retries while the server refuses, then delivers once', async () => {
+  test('retries while the server refuses, then delivers once', async () => {
     smtp.refuse = true;
     const before = smtp.received.length;
     const created = await pledge(t, {
@@ -224,7 +224,7 @@ describe('e-mail over SMTP', () => {
     ).toHaveLength(1);
   });
 
-  it('shows the admin each pledge’s messages and resends the instructions', async () => {
+  test('shows the admin each pledge’s messages and resends the instructions', async () => {
     const created = await pledge(t, {
       name: 'Resend Donor',
       email: 'resend@donors.test',
@@ -276,141 +276,8 @@ describe('e-mail over SMTP', () => {
   });
 });
 
-describe('the donor status link', () => {
-  let t: TestApp;
-  let cookie: string;
-  beforeAll(async () => {
-    t = await startTestApp({ env: FAST_RETRY });
-    cookie = await t.login();
-  });
-  afterAll(() => t?.close());
-
-  it('opens the status with the right token only, and records "I\'ve sent the transfer"', async () => {
-    const created = await pledge(t, {
-      name: 'Status Donor',
-      email: 'status@donors.test',
-      amount: 300,
-    });
-    const other = await pledge(t, { name: 'Other', email: 'o@donors.test', amount: 1 });
-    const token = new URL(created.statusUrl, 'http://x').searchParams.get('t')!;
-    const ok = await t.request(`/api/pledges/${created.id}/status?t=${token}`);
-    expect(ok.status).toBe(200);
-    const view = await ok.json();
-    expect(view).toMatchObject({
-      id: created.id,
-      name: 'Status Donor',
-      amount: 300,
-      currency: 'USD',
-      containers: 2727,
-      status: 'pending',
-      donorSaysSentAt: null,
-    });
-    expect(JSON.stringify(view)).not.toContain('status@donors.test');
-
-    // Wrong, missing, another pledge's token, unknown id, malformed id: one and the same 404.
-    const otherToken = new URL(other.statusUrl, 'http://x').searchParams.get('t')!;
-    const unknown = '00000000-0000-4000-8000-000000000000';
-    for (const url of [
-      `/api/pledges/${created.id}/status?t=${token.slice(0, -1)}x`,
-      `/api/pledges/${created.id}/status`,
-      `/api/pledges/${created.id}/status?t=${otherToken}`,
-      `/api/pledges/${unknown}/status?t=${token}`,
-      `/api/pledges/not-an-id/status?t=${token}`,
-    ]) {
-      const res = await t.request(url);
-      expect(res.status, url).toBe(404);
-      expect(await res.json(), url).toEqual({ message: 'Pledge not found' });
-    }
-
-    // The page itself: 200 with the token, otherwise the very page any unknown path gets.
-    const page = await t.request(created.statusUrl);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
-    const notFoundBody = await (await t.request('/no-such-page')).text();
-    for (const url of [
-      `/pledge/${created.id}?t=wrong`,
-      `/pledge/${created.id}`,
-      `/pledge/${unknown}?t=${token}`,
-    ]) {
-      const res = await t.request(url);
-      expect(res.status, url).toBe(404);
-      expect(await res.text(), url).toBe(notFoundBody);
-    }
-
-    // "I've sent the transfer": needs the token, records the date once, shows in the admin table.
-    expect(
-      (await t.request(`/api/pledges/${created.id}/sent`, { method: 'POST', json: { t: 'wrong' } }))
-        .status,
-    ).toBe(404);
-    const sent = await t.request(`/api/pledges/${created.id}/sent`, {
-      method: 'POST',
-      json: { t: token },
-    });
-    expect(sent.status).toBe(200);
-    const { donorSaysSentAt } = (await sent.json()) as { donorSaysSentAt: string };
-    expect(Date.now() - Date.parse(donorSaysSentAt)).toBeLessThan(60_000);
-    const again = await t.request(`/api/pledges/${created.id}/sent`, {
-      method: 'POST',
-      json: { t: token },
-    });
-    expect(((await again.json()) as { donorSaysSentAt: string }).donorSaysSentAt).toBe(
-      donorSaysSentAt,
-    );
-    const table = (await (await t.request('/api/admin/pledges', { cookie })).json()) as {
-      items: { id: string; donorSaysSentAt: string | null }[];
-    };
-    expect(table.items.find((i) => i.id === created.id)!.donorSaysSentAt).toBe(donorSaysSentAt);
-    expect(table.items.find((i) => i.id === other.id)!.donorSaysSentAt).toBeNull();
-
-    // Paid after confirmation.
-    await t.request(`/api/pledges/${created.id}/confirm`, { method: 'PUT', json: {}, cookie });
-    const paid = await (await t.request(`/api/pledges/${created.id}/status?t=${token}`)).json();
-    expect(paid).toMatchObject({ status: 'paid' });
-  });
-
-  it('stores only a hash of the token', async () => {
-    const created = await pledge(t, { name: 'Hash Donor', email: 'hash@donors.test', amount: 3 });
-    const token = new URL(created.statusUrl, 'http://x').searchParams.get('t')!;
-    const dump = (await t.database.db.execute(
-      sql`select (select json_agg(d) from donor_links d)::text || (select json_agg(o) from outbox o)::text as all`,
-    )) as unknown as { rows: { all: string }[] };
-    expect(dump.rows[0]!.all).toContain(created.id);
-    expect(dump.rows[0]!.all).not.toContain(token);
-  });
-
-  it('writes .eml files under DATA_DIR/outbox when no SMTP_URL is set', async () => {
-    const created = await pledge(t, {
-      name: 'File Donor',
-      email: 'file@donors.test',
-      amount: 20,
-      currency: 'USD',
-    });
-    const dir = path.join(t.dataDir, 'outbox');
-    const mail = await until(
-      async () => {
-        let files: string[] = [];
-        try {
-          files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
-        } catch {
-          /* not there yet */
-        }
-        for (const f of files) {
-          const parsed = await simpleParser(readFileSync(path.join(dir, f)));
-          if (parsed.text?.includes('Dear File,')) return parsed;
-        }
-        return undefined;
-      },
-      (m) => m !== undefined,
-    );
-    expect(mail!.to).toMatchObject({ value: [{ address: 'file@donors.test' }] });
-    expect(mail!.text).toContain('US$20');
-    expect(mail!.text).toContain(created.statusUrl);
-    expect(readdirSync(dir).some((f) => f.endsWith('.tmp'))).toBe(false);
-  });
-});
-
 describe('e-mail configuration', () => {
-  it('rejects a malformed SMTP_URL with a clear message, and wants MAIL_FROM with it', () => {
+  test('rejects a malformed SMTP_URL with a clear message, and wants MAIL_FROM with it', () => {
     for (const bad of [
       'smtp.example.org',
       'http://smtp.example.org',

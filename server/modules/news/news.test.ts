@@ -1,12 +1,13 @@
 import type { ParsedMail } from 'mailparser';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll } from 'vitest';
 import { NEWS_CONSENT_VERSION } from '@shared/news';
 import { UNSUBSCRIBE_LINK_INVALID } from '@shared/schemas/news';
 import { uploadImage } from '../../../tests/support/api';
+import { describe, expect, test } from '../../../tests/support/fixtures';
 import { until } from '../../../tests/support/net';
-import { startTestSmtp, type TestSmtp } from '../../../tests/support/smtp';
-import { startTestApp, type TestApp } from '../../../tests/support/test-app';
+import { startTestSmtp } from '../../../tests/support/smtp';
+import type { TestApp } from '../../../tests/support/test-app';
 import { siteBaseUrl } from '../../lib/site-url';
 
 /**
@@ -23,28 +24,27 @@ interface Created {
   statusUrl: string;
 }
 
-let smtp: TestSmtp;
+// The SMTP server first: its address is one of the file's app options.
+const smtp = await startTestSmtp();
+afterAll(() => smtp.close());
+test.override('appOptions', {
+  env: {
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Relief Campaign <relief@campaign.test>',
+    MAIL_RETRY_BASE_MS: '100',
+    MAIL_POLL_MS: '50',
+    RATE_LIMIT_PLEDGES_PER_MINUTE: '0',
+  },
+});
+
 let t: TestApp;
 let cookie: string;
 let run = 0;
 
-beforeAll(async () => {
-  smtp = await startTestSmtp();
-  t = await startTestApp({
-    env: {
-      SMTP_URL: smtp.url,
-      MAIL_FROM: 'Relief Campaign <relief@campaign.test>',
-      MAIL_RETRY_BASE_MS: '100',
-      MAIL_POLL_MS: '50',
-      RATE_LIMIT_PLEDGES_PER_MINUTE: '0',
-    },
-  });
-  cookie = await t.login();
+test.beforeAll(async ({ app, adminClient }) => {
+  t = app;
+  cookie = adminClient.cookie;
   PUBLIC_URL = siteBaseUrl(t.config);
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
 });
 
 /** Addresses unique to this file's run (the database may be a pooled one). */
@@ -123,7 +123,7 @@ async function outboxOfUpdate(updateId: string) {
 }
 
 describe('delivery news by consent', () => {
-  it('records the consent with its time and wording version; absent or false is no consent', async () => {
+  test('records the consent with its time and wording version; absent or false is no consent', async () => {
     run += 1;
     const yes = await pledge({ email: addr('yes'), deliveryNews: true });
     const absent = await pledge({ email: addr('absent') });
@@ -152,7 +152,7 @@ describe('delivery news by consent', () => {
     );
   });
 
-  it('mails one message per consenting address, none to others, with one-click unsubscribe headers', async () => {
+  test('mails one message per consenting address, none to others, with one-click unsubscribe headers', async () => {
     run += 1;
     const shared = addr('shared');
     const first = await pledge({ email: shared, deliveryNews: true, name: 'Andre First' });
@@ -211,7 +211,7 @@ describe('delivery news by consent', () => {
     expect(other.id).not.toBe(silent.id);
   });
 
-  it('unsubscribes by POST without a session (GET changes nothing); the address gets no more', async () => {
+  test('unsubscribes by POST without a session (GET changes nothing); the address gets no more', async () => {
     run += 1;
     const email = addr('leaver');
     const a = await pledge({ email, deliveryNews: true });
@@ -267,7 +267,7 @@ describe('delivery news by consent', () => {
     expect(to).not.toContain(email);
   });
 
-  it('does not send news queued before the address unsubscribed', async () => {
+  test('does not send news queued before the address unsubscribed', async () => {
     run += 1;
     const email = addr('late');
     const c = await pledge({ email, deliveryNews: true });
@@ -300,7 +300,7 @@ describe('delivery news by consent', () => {
     }
   });
 
-  it('answers a bad unsubscribe link with a clear 404, GET and POST', async () => {
+  test('answers a bad unsubscribe link with a clear 404, GET and POST', async () => {
     run += 1;
     const c = await pledge({ email: addr('forged'), deliveryNews: true });
     const forged = `${c.id}.${'A'.repeat(43)}`;
@@ -314,7 +314,7 @@ describe('delivery news by consent', () => {
     expect((await consentOf(c.id)).news_consent_at).not.toBeNull();
   });
 
-  it('the status page subscribes and unsubscribes with its token, and only with it', async () => {
+  test('the status page subscribes and unsubscribes with its token, and only with it', async () => {
     run += 1;
     const c = await pledge({ email: addr('status') });
     const wrong = await t.request(`/api/pledges/${c.id}/news`, {
@@ -344,7 +344,7 @@ describe('delivery news by consent', () => {
     expect(((await off.json()) as { deliveryNews: boolean }).deliveryNews).toBe(false);
   });
 
-  it('erasing the donor clears the consent, and the export shows it before', async () => {
+  test('erasing the donor clears the consent, and the export shows it before', async () => {
     run += 1;
     const c = await pledge({ email: addr('erased'), deliveryNews: true });
     const data = await t.request(`/api/pledges/${c.id}/my-data?t=${tokenOf(c)}`);
@@ -366,7 +366,7 @@ describe('delivery news by consent', () => {
     expect(await subscriberCount()).toBe(count - 1);
   });
 
-  it('the subscriber count is for the content roles only', async () => {
+  test('the subscriber count is for the content roles only', async () => {
     expect((await t.request('/api/admin/news/subscribers')).status).toBe(401);
   });
 });
