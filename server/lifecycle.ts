@@ -129,7 +129,13 @@ export async function startReadModel(database: Database, log: FastifyBaseLogger)
     await changeFeed.close();
     throw err;
   }
-  const stopStatistics = keepPlannerStatistics(database, () => snapshot.countByStatus('all'), log);
+  const stopStatistics = keepPlannerStatistics(
+    database,
+    () => snapshot.countByStatus('all'),
+    log,
+    undefined,
+    (listener) => snapshot.watch(listener),
+  );
   return { snapshot, changeFeed, stopStatistics };
 }
 

@@ -59,4 +59,53 @@ describe('planner statistics', () => {
       stop();
     }
   });
+
+  it('are refreshed when a change doubles the pledges, not at the next minute, the outbox too', async () => {
+    if (testDbKind() !== 'pglite') return expect(db.database.kind).toBe('postgres');
+    const reltuples = (table: string) =>
+      scalar(db, `select reltuples::float8 as n from pg_class where relname = '${table}'`);
+    let count = 1500;
+    let listener: (() => void) | undefined;
+    // The minute's look would come after the test: only the change signal can refresh here.
+    const stop = keepPlannerStatistics(
+      db.database,
+      () => count,
+      quiet,
+      3_600_000,
+      (l) => {
+        listener = l;
+        return () => (listener = undefined);
+      },
+    );
+    try {
+      // The first look (one second after start) measures 1,500 pledges.
+      const deadline = Date.now() + 10_000;
+      while ((await reltuples('pledges')) !== 1500 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(await reltuples('pledges')).toBe(1500);
+
+      const more = await insertPledges(
+        db.database.db,
+        Array.from({ length: 1600 }, (_, i) => ({
+          name: `Spike ${i}`,
+          email: `s${i}@donors.test`,
+          amount: 1 + i,
+          currency: 'USD' as const,
+          containers: 9,
+        })),
+      );
+      await db.database.db.execute(
+        sql`insert into outbox (pledge_id, kind) select unnest(${sql.param(more.map((r) => r.id))}::uuid[]), 'instructions'`,
+      );
+      count = 3100;
+      listener?.();
+      const until = Date.now() + 10_000;
+      while ((await reltuples('pledges')) !== 3100 && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(await reltuples('pledges')).toBe(3100);
+      expect(await reltuples('outbox')).toBe(1600);
+    } finally {
+      stop();
+    }
+  });
 });
