@@ -20,7 +20,8 @@ const MIN_ROWS = 1000;
  * with the outbox planned as empty that count started from every message of the day (a scan that
  * grew with the spike: 58 ms a batch at 7,600 pledges instead of ~1 ms by the address index).
  * `changes` (the snapshot's change signal) lets a spike be caught when the count doubles, not at
- * the next minute's look: 0 to 10,000 pledges takes less than a minute.
+ * the next minute's look: 0 to 10,000 pledges takes less than a minute. Those runs are a plain
+ * ANALYZE (see `check`).
  */
 export function keepPlannerStatistics(
   database: Database,
@@ -35,7 +36,12 @@ export function keepPlannerStatistics(
   const isStale = (n: number, at: number) =>
     n >= MIN_ROWS && (at < 0 || n >= 2 * at || n * 2 <= at);
 
-  const check = async () => {
+  /**
+   * `quick`: after a change, while pledges may be pouring in, ANALYZE alone (a sample: it updates
+   * the tables' and indexes' sizes and the column statistics the plans need); the minute's look
+   * also vacuums, which merges the trigram indexes' pending entries and is slower.
+   */
+  const check = async (quick = false) => {
     if (running) return;
     running = true;
     try {
@@ -49,7 +55,9 @@ export function keepPlannerStatistics(
       const n = pledgeCount();
       if (isStale(n, analyzedAt)) {
         const started = Date.now();
-        await database.db.execute(sql`vacuum analyze pledges, outbox`);
+        await database.db.execute(
+          quick ? sql`analyze pledges, outbox` : sql`vacuum analyze pledges, outbox`,
+        );
         analyzedAt = n;
         log.info({ pledges: n, ms: Date.now() - started }, 'planner statistics refreshed');
       }
@@ -68,7 +76,7 @@ export function keepPlannerStatistics(
   // After a change, an in-memory comparison; the look itself runs outside the change's lock.
   const unwatch = changes?.(() => {
     if (!running && analyzedAt !== undefined && isStale(pledgeCount(), analyzedAt))
-      setImmediate(() => void check());
+      setImmediate(() => void check(true));
   });
   return () => {
     clearTimeout(first);

@@ -4,7 +4,7 @@ import { containersFor } from '@shared/containers';
 import { samplePng } from '../fixtures';
 import { TEST_ADMIN_PASSWORD } from '../support/test-app';
 import { adminPledges as allPledges, login, progress } from '../support/api';
-import { pool, SOAK } from './support/load';
+import { pool, SIZED_TEST_TIMEOUT_MS, SOAK } from './support/load';
 import { request } from '../support/http';
 import { eventually } from '../support/net';
 import type { ServerProcess } from '../support/server-process';
@@ -57,41 +57,45 @@ describe('R8 two instances over one PostgreSQL', () => {
     expect((await request(a.baseUrl, 'GET', '/api/admin/pledges', { cookie })).status).toBe(401);
   });
 
-  it('totals are exact when the load is split between the instances', async () => {
-    const agents = [a, b].map(() => new http.Agent({ keepAlive: true, maxSockets: 25 }));
-    const bodies = Array.from({ length: PLEDGES }, (_, i) => ({
-      name: `Split ${i}`,
-      email: `split${i % 400}@example.test`,
-      amount: 1 + ((i * 104729) % 90_000),
-      currency: i % 4 === 0 ? ('JMD' as const) : ('USD' as const),
-    }));
-    const before = await progress(a.baseUrl);
-    const answers = await pool(PLEDGES, PLEDGES, (i) =>
-      request((i % 2 === 0 ? a : b).baseUrl, 'POST', '/api/pledges', {
-        json: bodies[i],
-        agent: agents[i % 2],
-      }),
-    );
-    agents.forEach((ag) => ag.destroy());
-    expect(answers.every((x) => x.status === 201)).toBe(true);
+  it(
+    'totals are exact when the load is split between the instances',
+    async () => {
+      const agents = [a, b].map(() => new http.Agent({ keepAlive: true, maxSockets: 25 }));
+      const bodies = Array.from({ length: PLEDGES }, (_, i) => ({
+        name: `Split ${i}`,
+        email: `split${i % 400}@example.test`,
+        amount: 1 + ((i * 104729) % 90_000),
+        currency: i % 4 === 0 ? ('JMD' as const) : ('USD' as const),
+      }));
+      const before = await progress(a.baseUrl);
+      const answers = await pool(PLEDGES, PLEDGES, (i) =>
+        request((i % 2 === 0 ? a : b).baseUrl, 'POST', '/api/pledges', {
+          json: bodies[i],
+          agent: agents[i % 2],
+        }),
+      );
+      agents.forEach((ag) => ag.destroy());
+      expect(answers.every((x) => x.status === 201)).toBe(true);
 
-    const containers = bodies.reduce((s, x) => s + containersFor(x.amount, x.currency), 0);
-    const expected = before.currentAmount + containers;
-    // Both instances converge on the exact total (each hears the other's writes).
-    const settleMs = await eventually(async () => {
+      const containers = bodies.reduce((s, x) => s + containersFor(x.amount, x.currency), 0);
+      const expected = before.currentAmount + containers;
+      // Both instances converge on the exact total (each hears the other's writes).
+      const settleMs = await eventually(async () => {
+        const [pa, pb] = await Promise.all([progress(a.baseUrl), progress(b.baseUrl)]);
+        return pa.currentAmount === expected && pb.currentAmount === expected;
+      });
+      const rows = await allPledges(a.baseUrl, admin);
+      expect(rows.filter((r) => r.name.startsWith('Split ')).length).toBe(PLEDGES);
       const [pa, pb] = await Promise.all([progress(a.baseUrl), progress(b.baseUrl)]);
-      return pa.currentAmount === expected && pb.currentAmount === expected;
-    });
-    const rows = await allPledges(a.baseUrl, admin);
-    expect(rows.filter((r) => r.name.startsWith('Split ')).length).toBe(PLEDGES);
-    const [pa, pb] = await Promise.all([progress(a.baseUrl), progress(b.baseUrl)]);
-    expect(pa).toEqual(pb);
-    expect(pa.pledgeCount).toBe(rows.length);
-    console.log(
-      `R8: ${PLEDGES} pledges split over two instances; both show ${expected} containers ` +
-        `(${settleMs} ms to converge)`,
-    );
-  });
+      expect(pa).toEqual(pb);
+      expect(pa.pledgeCount).toBe(rows.length);
+      console.log(
+        `R8: ${PLEDGES} pledges split over two instances; both show ${expected} containers ` +
+          `(${settleMs} ms to converge)`,
+      );
+    },
+    SIZED_TEST_TIMEOUT_MS,
+  );
 
   it('20 confirms of one pledge split over both instances make one transition', async () => {
     const cookie = admin;
