@@ -51,6 +51,21 @@ export function pledgeBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** Whether the Cookie header value is a live admin session (GET /api/admin/check). */
+export async function isSignedIn(target: Target, cookie?: string): Promise<boolean> {
+  const check = await call<{ isAuthenticated: boolean }>(target, 'GET', '/api/admin/check', 200, {
+    cookie,
+  });
+  return check.isAuthenticated;
+}
+
+/** POST /api/pledges (expects 201) with exactly this body; its id and the status link it got. */
+export async function pledgeWithLink(target: Target, body: Record<string, unknown>) {
+  const created = await call<CreatedPledge>(target, 'POST', '/api/pledges', 201, { json: body });
+  if (!created.statusUrl) throw new Error(`POST /api/pledges gave no statusUrl`);
+  return { ...created, statusUrl: created.statusUrl };
+}
+
 /** POST /api/pledges (expects 201); returns the public answer. */
 export function createPledge(target: Target, overrides: Record<string, unknown> = {}) {
   return call<CreatedPledge>(target, 'POST', '/api/pledges', 201, {

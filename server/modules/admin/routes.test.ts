@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { uploadImage } from '../../../tests/support/api';
+import { isSignedIn, uploadImage } from '../../../tests/support/api';
 import { describe, expect, test } from '../../../tests/support/fixtures';
 import {
   createTestDatabase,
@@ -26,11 +26,7 @@ function parseSetCookie(header: string | null) {
 const login = (t: TestApp, password: unknown, cookie?: string) =>
   t.request('/api/admin/login', { method: 'POST', json: { password }, cookie });
 
-const check = async (t: TestApp, cookie?: string) => {
-  const res = await t.request('/api/admin/check', { cookie });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { isAuthenticated: boolean }).isAuthenticated;
-};
+const check = (t: TestApp, cookie?: string) => isSignedIn(t, cookie);
 
 describe('admin session', () => {
   let t: TestApp;

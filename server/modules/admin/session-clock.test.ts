@@ -1,3 +1,4 @@
+import { isSignedIn } from '../../../tests/support/api';
 import { describe, expect, test } from '../../../tests/support/fixtures';
 import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../../../tests/support/test-app';
 
@@ -18,11 +19,7 @@ test.override('appOptions', { now: () => new Date(clock) });
 const login = (t: TestApp, password: unknown, cookie?: string) =>
   t.request('/api/admin/login', { method: 'POST', json: { password }, cookie });
 
-const check = async (t: TestApp, cookie?: string) => {
-  const res = await t.request('/api/admin/check', { cookie });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { isAuthenticated: boolean }).isAuthenticated;
-};
+const check = (t: TestApp, cookie?: string) => isSignedIn(t, cookie);
 
 describe('session lifetime', () => {
   let t: TestApp;

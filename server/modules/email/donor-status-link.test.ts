@@ -2,6 +2,7 @@ import { simpleParser } from 'mailparser';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { pledgeWithLink } from '../../../tests/support/api';
 import { describe, expect, test } from '../../../tests/support/fixtures';
 import { until } from '../../../tests/support/net';
 import type { TestApp } from '../../../tests/support/test-app';
@@ -13,17 +14,6 @@ import type { TestApp } from '../../../tests/support/test-app';
 const FAST_RETRY = { MAIL_RETRY_BASE_MS: '100', MAIL_POLL_MS: '50' };
 test.override('appOptions', { env: FAST_RETRY });
 
-interface Created {
-  id: string;
-  statusUrl: string;
-}
-
-async function pledge(t: TestApp, body: Record<string, unknown>): Promise<Created> {
-  const res = await t.request('/api/pledges', { method: 'POST', json: body });
-  expect(res.status).toBe(201);
-  return (await res.json()) as Created;
-}
-
 describe('the donor status link', () => {
   let t: TestApp;
   let cookie: string;
@@ -33,12 +23,12 @@ describe('the donor status link', () => {
   });
 
   test('opens the status with the right token only, and records "I\'ve sent the transfer"', async () => {
-    const created = await pledge(t, {
+    const created = await pledgeWithLink(t, {
       name: 'Status Donor',
       email: 'status@donors.test',
       amount: 300,
     });
-    const other = await pledge(t, { name: 'Other', email: 'o@donors.test', amount: 1 });
+    const other = await pledgeWithLink(t, { name: 'Other', email: 'o@donors.test', amount: 1 });
     const token = new URL(created.statusUrl, 'http://x').searchParams.get('t')!;
     const ok = await t.request(`/api/pledges/${created.id}/status?t=${token}`);
     expect(ok.status).toBe(200);
@@ -116,7 +106,11 @@ describe('the donor status link', () => {
   });
 
   test('stores only a hash of the token', async () => {
-    const created = await pledge(t, { name: 'Hash Donor', email: 'hash@donors.test', amount: 3 });
+    const created = await pledgeWithLink(t, {
+      name: 'Hash Donor',
+      email: 'hash@donors.test',
+      amount: 3,
+    });
     const token = new URL(created.statusUrl, 'http://x').searchParams.get('t')!;
     const dump = (await t.database.db.execute(
       sql`select (select json_agg(d) from donor_links d)::text || (select json_agg(o) from outbox o)::text as all`,
@@ -126,7 +120,7 @@ describe('the donor status link', () => {
   });
 
   test('writes .eml files under DATA_DIR/outbox when no SMTP_URL is set', async () => {
-    const created = await pledge(t, {
+    const created = await pledgeWithLink(t, {
       name: 'File Donor',
       email: 'file@donors.test',
       amount: 20,

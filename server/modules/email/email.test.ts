@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll } from 'vitest';
 import campaign from '../../../config/campaign.json';
 import { configProblems } from '../../../tests/support/config-problems';
+import { pledgeWithLink } from '../../../tests/support/api';
 import { describe, expect, test } from '../../../tests/support/fixtures';
 import { until } from '../../../tests/support/net';
 import { startTestSmtp } from '../../../tests/support/smtp';
@@ -27,17 +28,6 @@ test.override('appOptions', {
   },
 });
 
-interface Created {
-  id: string;
-  statusUrl: string;
-}
-
-async function pledge(t: TestApp, body: Record<string, unknown>): Promise<Created> {
-  const res = await t.request('/api/pledges', { method: 'POST', json: body });
-  expect(res.status).toBe(201);
-  return (await res.json()) as Created;
-}
-
 async function outboxRows(t: TestApp) {
   const res = (await t.database.db.execute(
     sql`select id, pledge_id, kind, attempts, sent_at, last_error from outbox order by created_at`,
@@ -58,9 +48,9 @@ describe('e-mail over SMTP', () => {
 
   test('sends the instructions of a new pledge: amount, containers, bank details, status link', async () => {
     // Another donor's pledge first: it must never appear in this donor's e-mail.
-    await pledge(t, { name: 'Other Donor', email: 'other@donors.test', amount: 77 });
+    await pledgeWithLink(t, { name: 'Other Donor', email: 'other@donors.test', amount: 77 });
     await smtp.waitFor(1);
-    const created = await pledge(t, {
+    const created = await pledgeWithLink(t, {
       name: 'Marcia <b>Brown</b>',
       email: 'marcia@donors.test',
       amount: 1250,
@@ -122,7 +112,7 @@ describe('e-mail over SMTP', () => {
   });
 
   test('sends a receipt with the amount received and the date when the payment is confirmed', async () => {
-    const created = await pledge(t, {
+    const created = await pledgeWithLink(t, {
       name: 'Devon Receipt',
       email: 'devon@donors.test',
       amount: 15200,
@@ -156,7 +146,7 @@ describe('e-mail over SMTP', () => {
   });
 
   test('sends a receipt over SMTP for a payment confirmed from a bank statement, with its cents', async () => {
-    const created = await pledge(t, {
+    const created = await pledgeWithLink(t, {
       name: 'Statement Receipt',
       email: 'statement@donors.test',
       amount: 100,
@@ -194,7 +184,7 @@ describe('e-mail over SMTP', () => {
   test('retries while the server refuses, then delivers once', async () => {
     smtp.refuse = true;
     const before = smtp.received.length;
-    const created = await pledge(t, {
+    const created = await pledgeWithLink(t, {
       name: 'Retry Donor',
       email: 'retry@donors.test',
       amount: 40,
@@ -225,7 +215,7 @@ describe('e-mail over SMTP', () => {
   });
 
   test('shows the admin each pledge’s messages and resends the instructions', async () => {
-    const created = await pledge(t, {
+    const created = await pledgeWithLink(t, {
       name: 'Resend Donor',
       email: 'resend@donors.test',
       amount: 5,
