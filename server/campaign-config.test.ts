@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll } from 'vitest';
 import { DEFAULT_CURRENCIES, DEFAULT_GOAL, setCampaignPrices } from '@shared/prices';
 import type { Campaign } from '@shared/schemas/campaign';
 import type { Progress } from '@shared/schemas/progress';
-import campaign from '../config/campaign.json';
 import { describe, expect, test } from '../tests/support/fixtures';
 import { eventually } from '../tests/support/net';
+import { OTHER_CAMPAIGN, writeOtherCampaign } from '../tests/support/other-campaign';
 import { startTestSmtp } from '../tests/support/smtp';
 import { applyConfiguredGoal, readProgressRow } from './modules/progress/repo';
 
@@ -15,36 +12,18 @@ import { applyConfiguredGoal, readProgressRow } from './modules/progress/repo';
  * Another charity's drive, by campaign.json alone: its title, prices, currencies' display, goal and
  * e-mail wording reach the pages, the API and the e-mails.
  */
-const other = {
-  ...campaign,
-  name: 'Valley Flood Kitchens',
-  siteTitle: 'Valley Flood Kitchens — Pledge meals',
-  siteDescription: 'Pledge meal containers for the valley: every {unitPrice} feeds one.',
-  shareDescription: 'Help {campaign} reach {goal} meals.',
-  eyebrow: 'Flood relief · Valley',
-  lightbox: { ...campaign.lightbox, howYouCanHelp: 'Pledge, then pay by bank transfer.' },
-  beneficiaries: 'families in the flooded valley',
-  shareMessage: 'with {campaign}: every {unitPrice} feeds one.',
-  currencies: {
-    USD: { prefix: 'CA$', unitPriceCents: 25, amountPlaceholder: '40' },
-    JMD: { prefix: 'TT$', unitPriceCents: 170, amountPlaceholder: '270' },
-  },
-  goal: 1000,
-};
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'relief-campaign-'));
-const campaignFile = path.join(tmp, 'campaign.json');
-writeFileSync(campaignFile, JSON.stringify(other));
+const campaignConfig = writeOtherCampaign();
 const smtp = await startTestSmtp();
 afterAll(async () => {
   // Prices are per process (shared/prices.ts) and test files share workers: back to the defaults.
   setCampaignPrices({ currencies: DEFAULT_CURRENCIES, goal: DEFAULT_GOAL });
   await smtp.close();
-  rmSync(tmp, { recursive: true, force: true });
+  campaignConfig.remove();
 });
 
 test.override('appOptions', {
   env: {
-    CAMPAIGN_CONFIG: campaignFile,
+    CAMPAIGN_CONFIG: campaignConfig.file,
     SMTP_URL: smtp.url,
     MAIL_FROM: 'Valley <valley@campaign.test>',
     PUBLIC_URL: 'https://valley.example.org',
@@ -82,7 +61,7 @@ describe('a campaign.json with other prices, goal and texts', () => {
     const after = (await (await app.request('/api/progress')).json()) as Progress;
     expect(after.currentAmount - before.currentAmount).toBe(458);
     const served = (await (await app.request('/api/campaign')).json()) as Campaign;
-    expect(served.currencies.USD).toEqual(other.currencies.USD);
+    expect(served.currencies.USD).toEqual(OTHER_CAMPAIGN.currencies.USD);
     expect(served.goal).toBe(1000);
   });
 

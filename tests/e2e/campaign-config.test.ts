@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import campaign from '../../config/campaign.json';
+import { writeOtherCampaign } from '../support/other-campaign';
 import { screenshot } from './support/admin-api';
 import { seriousA11yViolations, useSite } from './support/browser';
 import type { RunningServer } from './support/server';
@@ -12,27 +9,12 @@ import type { RunningServer } from './support/server';
  * Another charity's drive by campaign.json alone, as a donor sees it: its line, prices, currency
  * prefixes, example amounts and goal on the home page and in the pledge dialog.
  */
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'relief-e2e-campaign-'));
-const campaignFile = path.join(tmp, 'campaign.json');
-writeFileSync(
-  campaignFile,
-  JSON.stringify({
-    ...campaign,
-    name: 'Valley Flood Kitchens',
-    siteTitle: 'Valley Flood Kitchens — Pledge meals',
-    eyebrow: 'Flood relief · Valley',
-    currencies: {
-      USD: { prefix: 'CA$', unitPriceCents: 25, amountPlaceholder: '40' },
-      JMD: { prefix: 'TT$', unitPriceCents: 170, amountPlaceholder: '270' },
-    },
-    goal: 1000,
-  }),
-);
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const campaignConfig = writeOtherCampaign();
+afterAll(() => campaignConfig.remove());
 
 let server: RunningServer;
 let page: Page;
-useSite({ env: () => ({ CAMPAIGN_CONFIG: campaignFile }) }, (s) => {
+useSite({ env: () => ({ CAMPAIGN_CONFIG: campaignConfig.file }) }, (s) => {
   ({ server, page } = s);
 });
 

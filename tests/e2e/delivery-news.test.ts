@@ -33,8 +33,7 @@ afterAll(async () => {
 useSite(
   {
     env: () => ({
-      SMTP_URL: smtp.url,
-      MAIL_FROM: 'Relief Campaign <relief@campaign.test>',
+      ...smtp.env,
       MAIL_POLL_MS: '200',
     }),
   },

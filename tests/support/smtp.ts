@@ -4,6 +4,8 @@ import { SMTPServer } from 'smtp-server';
 
 export interface TestSmtp {
   url: string;
+  /** The app's settings to send through it: SMTP_URL and a MAIL_FROM (spread into `env`). */
+  env: { SMTP_URL: string; MAIL_FROM: string };
   /** Every accepted message, parsed, in arrival order. */
   received: ParsedMail[];
   /** While true, every message is refused with a temporary error (451). */
@@ -71,6 +73,10 @@ export async function startTestSmtp(opts: { delayMs?: number } = {}): Promise<Te
   const port = (server.server.address() as AddressInfo).port;
   const smtp: TestSmtp = {
     url: `smtp://127.0.0.1:${port}`,
+    env: {
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      MAIL_FROM: 'Relief Campaign <relief@campaign.test>',
+    },
     get received() {
       return state.received;
     },

@@ -21,8 +21,7 @@ const smtp = await startTestSmtp();
 afterAll(() => smtp.close());
 test.override('appOptions', {
   env: {
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Relief Campaign <relief@campaign.test>',
+    ...smtp.env,
     PUBLIC_URL: 'https://relief.example.org',
     ...FAST_RETRY,
   },

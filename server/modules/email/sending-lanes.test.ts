@@ -9,8 +9,7 @@ import { SEND_LANES } from './mailer';
 const smtp = await startTestSmtp({ delayMs: 40 });
 test.override('appOptions', {
   env: {
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Relief Campaign <relief@campaign.test>',
+    ...smtp.env,
     MAIL_POLL_MS: '50',
     RATE_LIMIT_PLEDGES_PER_MINUTE: '0',
     MAIL_PER_CLIENT_PER_DAY: '0',

@@ -29,8 +29,7 @@ const smtp = await startTestSmtp();
 afterAll(() => smtp.close());
 test.override('appOptions', {
   env: {
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Relief Campaign <relief@campaign.test>',
+    ...smtp.env,
     MAIL_RETRY_BASE_MS: '100',
     MAIL_POLL_MS: '50',
     RATE_LIMIT_PLEDGES_PER_MINUTE: '0',

@@ -17,8 +17,7 @@ afterAll(() => smtp.close());
 let clock = Date.now();
 test.override('appOptions', {
   env: {
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Relief Campaign <relief@campaign.test>',
+    ...smtp.env,
     PUBLIC_URL: 'https://relief.example.org',
     MAIL_POLL_MS: '50',
     MAIL_PER_CLIENT_PER_DAY: '0',
