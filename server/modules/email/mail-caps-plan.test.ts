@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, test } from '../../../tests/support/fixtures';
 import { insertPledges } from '../pledges/repo';
-import { instructionsByAddressQuery, recentInstructions } from './repo';
+import { messagesByAddressQuery, recentInstructions } from './repo';
 
 /**
  * The daily e-mail caps are counted in every batch of new pledges. In a spike the tables grow
@@ -31,7 +31,9 @@ describe('the e-mail caps count', () => {
     const emails = ['spike.7@donors.test', 'spike.2999@donors.test', 'nobody@donors.test'];
 
     const plan = (
-      (await db.execute(sql`explain ${instructionsByAddressQuery(emails, since)}`)) as unknown as {
+      (await db.execute(
+        sql`explain ${messagesByAddressQuery(['instructions'], emails, since)}`,
+      )) as unknown as {
         rows: Record<string, string>[];
       }
     ).rows

@@ -43,7 +43,7 @@ export async function enqueueNewPledges(
  * of the pledge, for the addresses and keys asked about: in one statement (one round trip in the
  * pledge writer's transaction).
  *
- * The addresses' part goes pledge first (instructionsByAddressQuery). Written as a join, the
+ * The addresses' part goes pledge first (messagesByAddressQuery). Written as a join, the
  * planner started from the outbox's time index whenever its statistics were older than the day's
  * messages (a spike's first minutes on PostgreSQL, before autovacuum's first look; on PGlite until
  * the next VACUUM ANALYZE): 60 ms a batch at 14,000 messages, growing with each batch, instead of
@@ -65,36 +65,30 @@ export async function recentInstructions(
   const byEmail = new Map<string, number>();
   const byClient = new Map<string, number>();
   if (emails.length === 0 && clientKeys.length === 0) return { byEmail, byClient };
-  const res = (await db.execute(recentInstructionsQuery(emails, clientKeys, since))) as unknown as {
-    rows: { part: 'email' | 'client'; key: string; n: number }[];
-  };
-  for (const r of res.rows) (r.part === 'email' ? byEmail : byClient).set(r.key, Number(r.n));
-  return { byEmail, byClient };
-}
-
-/** The statement of recentInstructions. */
-function recentInstructionsQuery(emails: string[], clientKeys: string[], since: Date) {
-  return sql`
-    ${instructionsByAddressQuery(emails, since)}
+  const res = (await db.execute(sql`
+    ${messagesByAddressQuery(['instructions'], emails, since)}
     union all
     select 'client', p.client_key, count(*)::int
     from pledges p join outbox o on o.pledge_id = p.id
     where p.client_key = any(${sql.param(clientKeys)}::text[])
       and o.kind = 'instructions' and o.created_at > ${since.toISOString()}::timestamptz
-    group by 2`;
+    group by 2`)) as unknown as { rows: { part: 'email' | 'client'; key: string; n: number }[] };
+  for (const r of res.rows) (r.part === 'email' ? byEmail : byClient).set(r.key, Number(r.n));
+  return { byEmail, byClient };
 }
 
 /**
- * The addresses' part of recentInstructions: for each address, its pledges by the lower(email)
- * index, and each pledge's messages by the outbox's pledge index. One subquery per address (an
- * equality the planner estimates as a few rows whatever it knows), not `= any(…)`, which without
- * statistics on lower(email) it estimated at 9% of the table per 18 addresses and read the whole
- * table for. Its plan is tested (mail-caps-plan.test.ts).
+ * Per address (one row each, 0 when none), the messages of these kinds queued since `since`: for
+ * each address its pledges by the lower(email) index, and each pledge's messages by the outbox's
+ * pledge index. One subquery per address (an equality the planner estimates as a few rows whatever
+ * it knows), not `= any(…)`, which without statistics on lower(email) it estimated at 9% of the
+ * table per 18 addresses and read the whole table for. Both caps count by it (recentInstructions,
+ * recentMailByAddress); its plan is tested (mail-caps-plan.test.ts).
  */
-export function instructionsByAddressQuery(emails: string[], since: Date) {
+export function messagesByAddressQuery(kinds: OutboxKind[], emails: string[], since: Date) {
   return sql`
     select 'email' as part, e.key, coalesce((
-      select sum(${messagesSince(['instructions'], since)}) from pledges p where lower(p.email) = e.key
+      select sum(${messagesSince(kinds, since)}) from pledges p where lower(p.email) = e.key
     ), 0)::int as n
     from unnest(${sql.param(emails)}::text[]) as e(key)`;
 }
@@ -132,12 +126,10 @@ export async function recentMailByAddress(
   since: Date,
 ): Promise<Map<string, number>> {
   if (emails.length === 0) return new Map();
-  // Pledge first, then each pledge's messages by index: see recentInstructions.
-  const res = (await db.execute(sql`
-    select lower(p.email) as email, sum(${messagesSince(['instructions', 'reminder'], since)})::int as n
-    from pledges p where lower(p.email) = any(${sql.param(emails)}::text[])
-    group by 1`)) as unknown as { rows: { email: string; n: number }[] };
-  return new Map(res.rows.map((r) => [r.email, Number(r.n)]));
+  const res = (await db.execute(
+    messagesByAddressQuery(['instructions', 'reminder'], emails, since),
+  )) as unknown as { rows: { key: string; n: number }[] };
+  return new Map(res.rows.map((r) => [r.key, Number(r.n)]));
 }
 
 /** The reminders of a pledge (the admin's e-mails view): step and when each was queued. */
